@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "parley",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "parley", targets: ["App"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries through module maps and small shim headers.
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
+
+        // The Gemini Live protocol: messages, transport, session. No audio, no terminal.
+        .target(
+            name: "Live",
+            dependencies: [
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A local server speaking the server side of the protocol.
+        .target(
+            name: "LiveSimulator",
+            dependencies: [
+                "Live",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Audio I/O over PulseAudio; the only module that calls pa_*.
+        .target(name: "PulseAudio", dependencies: ["CPulse"]),
+        // The terminal; the only module that calls ncurses.
+        .target(name: "TUI", dependencies: ["CNcursesw", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // The parley executable.
+        .executableTarget(
+            name: "App",
+            dependencies: [
+                "Live", "LiveSimulator", "PulseAudio", "TUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        // A small program that draws the TUI views with canned state, for the tmux smoke test.
+        .executableTarget(name: "TUIDemo", dependencies: ["TUI"]),
+
+        .testTarget(name: "LiveTests", dependencies: ["Live", "LiveSimulator"]),
+        .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live"]),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI"], resources: []),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

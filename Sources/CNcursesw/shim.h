@@ -1,0 +1,27 @@
+#ifndef PARLEY_CNCURSESW_SHIM_H
+#define PARLEY_CNCURSESW_SHIM_H
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <locale.h>
+#include <ncursesw/curses.h>
+
+/* Macros and globals Swift cannot see, as tiny inline functions. */
+static inline attr_t parley_a_bold(void) { return A_BOLD; }
+static inline attr_t parley_a_dim(void) { return A_DIM; }
+static inline attr_t parley_a_reverse(void) { return A_REVERSE; }
+static inline attr_t parley_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t parley_a_italic(void) { return A_ITALIC; }
+static inline attr_t parley_a_normal(void) { return A_NORMAL; }
+static inline int parley_lines(void) { return LINES; }
+static inline int parley_cols(void) { return COLS; }
+static inline WINDOW *parley_stdscr(void) { return stdscr; }
+static inline int parley_colors(void) { return COLORS; }
+static inline int parley_color_pairs(void) { return COLOR_PAIRS; }
+static inline int parley_key_resize(void) { return KEY_RESIZE; }
+static inline int parley_getmaxy(WINDOW *w) { return getmaxy(w); }
+static inline int parley_getmaxx(WINDOW *w) { return getmaxx(w); }
+#endif

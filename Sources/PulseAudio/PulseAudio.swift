@@ -1,0 +1,1 @@
+// PulseAudio module.

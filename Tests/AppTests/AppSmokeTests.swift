@@ -1,0 +1,6 @@
+import XCTest
+@testable import App
+
+final class AppSmokeTests: XCTestCase {
+    func testModuleLinks() { XCTAssertTrue(true) }
+}

@@ -1,0 +1,6 @@
+import XCTest
+@testable import Live
+
+final class LiveSmokeTests: XCTestCase {
+    func testModuleLinks() { XCTAssertTrue(true) }
+}

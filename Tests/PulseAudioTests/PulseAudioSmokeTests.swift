@@ -1,0 +1,6 @@
+import XCTest
+@testable import PulseAudio
+
+final class PulseAudioSmokeTests: XCTestCase {
+    func testModuleLinks() { XCTAssertTrue(true) }
+}

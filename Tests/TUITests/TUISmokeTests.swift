@@ -1,0 +1,6 @@
+import XCTest
+@testable import TUI
+
+final class TUISmokeTests: XCTestCase {
+    func testModuleLinks() { XCTAssertTrue(true) }
+}
