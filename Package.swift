@@ -60,8 +60,14 @@ let package = Package(
         // A small program that draws the TUI views with canned state, for the tmux smoke test.
         .executableTarget(name: "TUIDemo", dependencies: ["TUI"]),
 
-        .testTarget(name: "LiveTests", dependencies: ["Live", "LiveSimulator"]),
-        .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live"]),
+        .testTarget(
+            name: "LiveTests",
+            dependencies: ["Live", "LiveSimulator", .product(name: "WSClient", package: "swift-websocket")]
+        ),
+        .testTarget(
+            name: "LiveSimulatorTests",
+            dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
+        ),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio"]),
         .testTarget(name: "TUITests", dependencies: ["TUI"], resources: []),
         .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio"]),
