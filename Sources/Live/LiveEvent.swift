@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a `LiveSession` reports, in the order it happened.
+public enum LiveEvent: Sendable, Equatable {
+    /// A connection is opening (`attempt` 0 for the first one and for planned hand-overs).
+    case connecting(attempt: Int, resuming: Bool)
+    /// `setupComplete`: the connection is live. `resumed` when it continued an earlier connection by handle.
+    case setupComplete(resumed: Bool)
+    /// Reply audio, 24 kHz mono s16le — only when the session has no direct audio handler.
+    case audio(Data)
+    case inputTranscription(String, finished: Bool)
+    case outputTranscription(String, finished: Bool)
+    /// Model text (text-modality replies).
+    case modelText(String)
+    case generationComplete
+    case turnComplete(reason: String?)
+    /// The user barged in: the reply was cut; playback was already flushed.
+    case interrupted
+    case toolCall([FunctionCall])
+    case toolCallCancellation(ids: [String])
+    case goAway(timeLeft: Duration)
+    /// A `sessionResumptionUpdate`; the handle itself is kept inside the session and never reported.
+    case resumptionUpdate(resumable: Bool)
+    case usage(UsageMetadata)
+    /// One connection ended; a reconnect or hand-over may follow.
+    case connectionClosed(CloseReason)
+    /// A reconnect is scheduled after `delay` seconds.
+    case reconnecting(attempt: Int, delay: Double, after: CloseReason)
+    /// A frame that was not valid; the session carries on.
+    case protocolError(String)
+    /// Mic audio held during a hand-over overflowed its bound; this much was dropped (oldest first).
+    case heldAudioDropped(bytes: Int)
+    /// The session cannot continue (fatal close, or reconnects exhausted).
+    case failed(CloseReason)
+    /// `close()` finished.
+    case closed
+}
+
+/// What the receive path tells playback directly, without a trip through the main loop.
+public enum PlaybackCommand: Sendable, Equatable {
+    /// 24 kHz mono s16le reply audio.
+    case play(Data)
+    /// Interrupted: silence the speaker now and drop everything queued.
+    case flush
+    /// The model's turn is complete: let what is queued play out.
+    case turnComplete
+}
