@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import Live
+
+/// Options every command that talks to Gemini shares.
+struct CommonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("WebSocket URL of the Live service (ws:// or wss://), e.g. a proxy or `parley simulate`.", valueName: "url"))
+    var endpoint: String?
+
+    @Option(help: ArgumentHelp("Live model id (default \(LiveModel.defaultID)).", valueName: "id"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("Voice to start with (see `parley voices`; default Puck).", valueName: "name"))
+    var voice: String?
+
+    @Option(help: ArgumentHelp("System instruction text.", valueName: "text"))
+    var system: String?
+
+    @Option(name: .customLong("system-file"), help: ArgumentHelp("Read the system instruction from a file.", valueName: "file"))
+    var systemFile: String?
+
+    @Option(help: ArgumentHelp("PulseAudio source to record from (see `parley devices`).", valueName: "source"))
+    var mic: String?
+
+    @Option(help: ArgumentHelp("PulseAudio sink to play to (see `parley devices`).", valueName: "sink"))
+    var speaker: String?
+
+    @Option(help: ArgumentHelp("Colour theme: default, light, high-contrast, mono, or one in ~/.config/parley/themes.", valueName: "name"))
+    var theme: String?
+
+    @Option(help: ArgumentHelp("ptt (hold or tap Space to talk) or open (the server detects speech; barge-in).", valueName: "ptt|open"))
+    var mode: String?
+
+    @Option(help: ArgumentHelp("Config file (default $XDG_CONFIG_HOME/parley/config.toml).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .customLong("log-file"), help: ArgumentHelp("Write the log here (default $XDG_STATE_HOME/parley/parley.log).", valueName: "file"))
+    var logFile: String?
+
+    @Flag(name: .customLong("no-audio"), help: "Run without sound: text turns only.")
+    var noAudio = false
+
+    @Flag(name: .customLong("echo-cancel"), help: "Load PulseAudio's echo canceller for open mic on speakers.")
+    var echoCancel = false
+
+    @Flag(name: .customLong("google-search"), help: "Let the model ground answers with Google Search.")
+    var googleSearch = false
+
+    func validate() throws {
+        if let endpoint, !(endpoint.hasPrefix("ws://") || endpoint.hasPrefix("wss://")) {
+            throw ValidationError("--endpoint must start with ws:// or wss:// (got \(endpoint))")
+        }
+        if let voice, Voice.named(voice) == nil {
+            throw ValidationError("no voice named \(voice); `parley voices` lists all 30")
+        }
+        if let mode, Config.Mode(rawValue: mode) == nil {
+            throw ValidationError("--mode must be ptt or open (got \(mode))")
+        }
+        if system != nil, systemFile != nil {
+            throw ValidationError("give --system or --system-file, not both")
+        }
+    }
+
+    /// The config file merged with these flags.
+    func resolve(paths: Paths = Paths()) throws -> Config {
+        var c = try Config.load(path: config ?? paths.configFile, required: config != nil)
+        if let endpoint { c.endpoint = endpoint }
+        if let model { c.model = model }
+        if let voice, let v = Voice.named(voice) { c.voice = v.name }
+        if let system { c.systemInstruction = system }
+        if let systemFile {
+            guard let text = try? String(contentsOfFile: systemFile, encoding: .utf8) else {
+                throw ParleyError.file(path: systemFile, problem: "cannot read the system instruction file")
+            }
+            c.systemInstruction = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let mic { c.mic = mic }
+        if let speaker { c.speaker = speaker }
+        if let theme { c.theme = theme }
+        if let mode, let m = Config.Mode(rawValue: mode) { c.mode = m }
+        if let logFile { c.logFile = logFile }
+        if echoCancel { c.echoCancel = true }
+        if googleSearch { c.googleSearch = true }
+        return c
+    }
+}
+
+extension Config {
+    /// The credential from the environment (GEMINI_API_KEY, then GOOGLE_API_KEY) or the config file. With a
+    /// custom endpoint and no key, none is sent (a local simulator needs none).
+    func credential(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Credential {
+        for name in ["GEMINI_API_KEY", "GOOGLE_API_KEY"] {
+            if let v = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty { return Credential(v) }
+        }
+        if let apiKey, !apiKey.isEmpty { return Credential(apiKey.revealed) }
+        if endpoint != nil { return .none }
+        throw ParleyError.noAPIKey
+    }
+
+    /// The `setup` message for this configuration.
+    func setup(tools: [Tool], manualActivity: Bool) -> Setup {
+        var detection = AutomaticActivityDetection()
+        if manualActivity {
+            detection.disabled = true
+        } else {
+            detection.startOfSpeechSensitivity = startSensitivity
+            detection.endOfSpeechSensitivity = endSensitivity
+            detection.prefixPaddingMs = prefixPaddingMs
+            detection.silenceDurationMs = silenceDurationMs
+        }
+        var allTools = tools
+        if googleSearch { allTools.append(Tool(googleSearch: EmptyObject())) }
+        return Setup(
+            model: LiveModel.resourceName(model),
+            generationConfig: GenerationConfig(responseModalities: ["AUDIO"], speechConfig: SpeechConfig(voiceName: voice)),
+            systemInstruction: systemInstruction.map { Content(text: $0) },
+            tools: allTools.isEmpty ? nil : allTools,
+            realtimeInputConfig: RealtimeInputConfig(automaticActivityDetection: detection),
+            inputAudioTranscription: EmptyObject(),
+            outputAudioTranscription: EmptyObject(),
+            sessionResumption: SessionResumptionConfig(),
+            contextWindowCompression: ContextWindowCompression(slidingWindow: .init())
+        )
+    }
+}

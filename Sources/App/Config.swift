@@ -1,0 +1,199 @@
+import Foundation
+import Live
+import TOMLKit
+
+/// parley's settings, from `config.toml` and then the command line.
+struct Config: Sendable, Equatable {
+    enum Mode: String, Sendable, CaseIterable { case ptt, open }
+
+    var model = LiveModel.defaultID
+    var voice = Voice.defaultName
+    var systemInstruction: String?
+    var mode = Mode.ptt
+    var endpoint: String?
+    var apiKey: Secret?
+    var mic: String?
+    var speaker: String?
+    var theme = "default"
+    var echoCancel = false
+    /// `START_SENSITIVITY_HIGH|LOW`.
+    var startSensitivity: String?
+    /// `END_SENSITIVITY_HIGH|LOW`.
+    var endSensitivity: String?
+    var prefixPaddingMs: Int?
+    var silenceDurationMs: Int?
+    /// Playback target length (PulseAudio `tlength`) in milliseconds.
+    var playbackBufferMs = 80
+    var transcriptDir: String?
+    /// Action name → key, e.g. `voice_menu = "V"`.
+    var keys: [String: String] = [:]
+    var tools = ToolSettings()
+    var googleSearch = false
+    var logFile: String?
+
+    struct ToolSettings: Sendable, Equatable {
+        var currentTime = true
+        var readFile = false
+        var listDirectory = false
+        var shell = false
+        var allowedDirectories: [String] = []
+    }
+
+    /// Reads a config file; a missing file is an empty config.
+    static func load(path: String, required: Bool) throws -> Config {
+        var config = Config()
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            if required { throw ParleyError.file(path: path, problem: "cannot read the config file") }
+            return config
+        }
+        try config.apply(toml: text, file: path)
+        return config
+    }
+
+    mutating func apply(toml text: String, file: String) throws {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw ParleyError.config(file: file, line: e.source.begin.line, key: "syntax", problem: e.description)
+        }
+        let reader = ConfigReader(text: text, file: file)
+        let known: Set<String> = [
+            "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
+            "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools",
+        ]
+        for key in table.keys where !known.contains(key) {
+            throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        if let v = try reader.string(table, "model") { model = v }
+        if let v = try reader.string(table, "voice") {
+            guard let voice = Voice.named(v) else { throw reader.error("voice", "no voice named \(v) (see parley voices)") }
+            self.voice = voice.name
+        }
+        if let v = try reader.string(table, "system") ?? reader.string(table, "system_instruction") { systemInstruction = v }
+        if let v = try reader.string(table, "mode") {
+            guard let m = Mode(rawValue: v) else { throw reader.error("mode", "must be \"ptt\" or \"open\"") }
+            mode = m
+        }
+        if let v = try reader.string(table, "endpoint") { endpoint = v }
+        if let v = try reader.string(table, "api_key") { apiKey = Secret(v) }
+        if let v = try reader.string(table, "mic") { mic = v }
+        if let v = try reader.string(table, "speaker") { speaker = v }
+        if let v = try reader.string(table, "theme") { theme = v }
+        if let v = try reader.string(table, "transcript_dir") { transcriptDir = v }
+        if let v = try reader.string(table, "log_file") { logFile = v }
+        if let v = try reader.bool(table, "echo_cancel") { echoCancel = v }
+        if let v = try reader.bool(table, "google_search") { googleSearch = v }
+        if let v = try reader.int(table, "playback_buffer_ms", range: 20...2000) { playbackBufferMs = v }
+        if let vad = try reader.table(table, "vad") {
+            if let v = try reader.string(vad, "start_sensitivity", section: "vad") {
+                guard ["high", "low"].contains(v.lowercased()) else { throw reader.error("start_sensitivity", "must be \"high\" or \"low\"", section: "vad") }
+                startSensitivity = "START_SENSITIVITY_\(v.uppercased())"
+            }
+            if let v = try reader.string(vad, "end_sensitivity", section: "vad") {
+                guard ["high", "low"].contains(v.lowercased()) else { throw reader.error("end_sensitivity", "must be \"high\" or \"low\"", section: "vad") }
+                endSensitivity = "END_SENSITIVITY_\(v.uppercased())"
+            }
+            if let v = try reader.int(vad, "prefix_padding_ms", section: "vad", range: 0...5000) { prefixPaddingMs = v }
+            if let v = try reader.int(vad, "silence_duration_ms", section: "vad", range: 0...10000) { silenceDurationMs = v }
+        }
+        if let keyTable = try reader.table(table, "keys") {
+            for action in keyTable.keys {
+                guard let v = try reader.string(keyTable, action, section: "keys") else { continue }
+                keys[action] = v
+            }
+        }
+        if let t = try reader.table(table, "tools") {
+            if let v = try reader.bool(t, "get_current_time", section: "tools") { tools.currentTime = v }
+            if let v = try reader.bool(t, "read_file", section: "tools") { tools.readFile = v }
+            if let v = try reader.bool(t, "list_directory", section: "tools") { tools.listDirectory = v }
+            if let v = try reader.bool(t, "run_shell_command", section: "tools") { tools.shell = v }
+            if let a = t["allowed_directories"] {
+                guard let arr = a.array else { throw reader.error("allowed_directories", "must be a list of paths", section: "tools") }
+                tools.allowedDirectories = arr.compactMap { $0.string }
+            }
+        }
+    }
+
+    /// The merged configuration as TOML, secrets redacted.
+    var printed: String {
+        func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\"" }
+        var lines = [
+            "model = \(q(model))", "voice = \(q(voice))", "mode = \(q(mode.rawValue))", "theme = \(q(theme))",
+            "echo_cancel = \(echoCancel)", "playback_buffer_ms = \(playbackBufferMs)", "google_search = \(googleSearch)",
+        ]
+        if let systemInstruction { lines.append("system = \(q(systemInstruction))") }
+        if let endpoint { lines.append("endpoint = \(q(endpoint))") }
+        if apiKey != nil { lines.append("api_key = \"‹redacted›\"") }
+        if let mic { lines.append("mic = \(q(mic))") }
+        if let speaker { lines.append("speaker = \(q(speaker))") }
+        if let transcriptDir { lines.append("transcript_dir = \(q(transcriptDir))") }
+        if let logFile { lines.append("log_file = \(q(logFile))") }
+        lines.append("\n[vad]")
+        if let startSensitivity { lines.append("start_sensitivity = \(q(startSensitivity.components(separatedBy: "_").last?.lowercased() ?? ""))") }
+        if let endSensitivity { lines.append("end_sensitivity = \(q(endSensitivity.components(separatedBy: "_").last?.lowercased() ?? ""))") }
+        if let prefixPaddingMs { lines.append("prefix_padding_ms = \(prefixPaddingMs)") }
+        if let silenceDurationMs { lines.append("silence_duration_ms = \(silenceDurationMs)") }
+        lines.append("\n[tools]")
+        lines.append("get_current_time = \(tools.currentTime)")
+        lines.append("read_file = \(tools.readFile)")
+        lines.append("list_directory = \(tools.listDirectory)")
+        lines.append("run_shell_command = \(tools.shell)")
+        lines.append("allowed_directories = [\(tools.allowedDirectories.map(q).joined(separator: ", "))]")
+        if !keys.isEmpty {
+            lines.append("\n[keys]")
+            for (k, v) in keys.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v))") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Typed access to TOML values with errors that name the file, line and key.
+struct ConfigReader {
+    let text: String
+    let file: String
+
+    func error(_ key: String, _ problem: String, section: String? = nil) -> ParleyError {
+        .config(file: file, line: line(of: key, section: section), key: section.map { "\($0).\(key)" } ?? key, problem: problem)
+    }
+
+    /// The line where `key =` is set (inside `[section]` when given). TOMLKit does not report value positions.
+    func line(of key: String, section: String?) -> Int? {
+        var current: String?
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let l = raw.trimmingCharacters(in: .whitespaces)
+            if l.hasPrefix("[") {
+                current = l.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                continue
+            }
+            guard current == section else { continue }
+            if l.hasPrefix(key), l.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") { return i + 1 }
+        }
+        return nil
+    }
+
+    func string(_ t: TOMLTable, _ key: String, section: String? = nil) throws -> String? {
+        guard let v = t[key] else { return nil }
+        guard let s = v.string else { throw error(key, "must be a string in quotes", section: section) }
+        return s
+    }
+
+    func bool(_ t: TOMLTable, _ key: String, section: String? = nil) throws -> Bool? {
+        guard let v = t[key] else { return nil }
+        guard let b = v.bool else { throw error(key, "must be true or false", section: section) }
+        return b
+    }
+
+    func int(_ t: TOMLTable, _ key: String, section: String? = nil, range: ClosedRange<Int>) throws -> Int? {
+        guard let v = t[key] else { return nil }
+        guard let i = v.int else { throw error(key, "must be a whole number", section: section) }
+        guard range.contains(i) else { throw error(key, "must be between \(range.lowerBound) and \(range.upperBound)", section: section) }
+        return i
+    }
+
+    func table(_ t: TOMLTable, _ key: String) throws -> TOMLTable? {
+        guard let v = t[key] else { return nil }
+        guard let tt = v.table else { throw error(key, "must be a table ([\(key)])") }
+        return tt
+    }
+}

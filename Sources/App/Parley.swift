@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Live
+
+@main
+struct Parley: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parley",
+        abstract: "Talk with Gemini from your terminal: hold Space, speak, and hear the answer.",
+        discussion: """
+            Without a subcommand parley opens the full-screen conversation. It needs GEMINI_API_KEY (or GOOGLE_API_KEY); `parley --demo` runs everything against a built-in simulator instead, with no key and no network.
+
+            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message · t tool log · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
+
+            Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
+            """,
+        version: "0.1.0",
+        subcommands: [Ask.self, Simulate.self, Voices.self]
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Flag(help: "Run against the built-in Live simulator on loopback: no key, no network.")
+    var demo = false
+
+    @Flag(help: "Continue the last conversation (its resumption handle lasts 2 hours).")
+    var resume = false
+
+    @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
+    var printConfig = false
+
+    func run() async throws {
+        let config = try report { try common.resolve() }
+        if printConfig {
+            print(config.printed, terminator: "")
+            return
+        }
+        if !demo { _ = try report { try config.credential() } }
+        throw report(ParleyError.usage("the full-screen conversation is not built yet; try `parley ask`"))
+    }
+}
+
+/// Prints a ParleyError on stderr and turns it into the right exit status; other errors pass through.
+func report<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as ParleyError { throw report(e) }
+}
+
+func report(_ error: ParleyError) -> ExitCode {
+    FileHandle.standardError.write(Data("parley: \(error)\n".utf8))
+    return ExitCode(error.exitCode)
+}
+
+struct Voices: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List Gemini's prebuilt voices and their styles.")
+
+    func run() {
+        for v in Voice.all {
+            print(v.name.padding(toLength: 15, withPad: " ", startingAt: 0) + v.style + (v.name == Voice.defaultName ? "  (default)" : ""))
+        }
+    }
+}

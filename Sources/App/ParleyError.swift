@@ -1,0 +1,39 @@
+import Live
+
+/// Errors the command line reports: a message that says what happened and a hint that says what to do.
+enum ParleyError: Error, CustomStringConvertible {
+    case noAPIKey
+    case config(file: String, line: Int?, key: String, problem: String)
+    case file(path: String, problem: String)
+    case closed(CloseReason)
+    case usage(String)
+
+    var description: String {
+        switch self {
+        case .noAPIKey:
+            return """
+                no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY) to a key from https://aistudio.google.com/apikey,
+                or try parley without one: parley --demo
+                """
+        case .config(let file, let line, let key, let problem):
+            return "\(file)\(line.map { ":\($0)" } ?? ""): \(key): \(problem)"
+        case .file(let path, let problem):
+            return "\(path): \(problem)"
+        case .closed(let reason):
+            return "the Live service \(reason)"
+        case .usage(let text):
+            return text
+        }
+    }
+
+    /// The exit status: 64 for usage errors (EX_USAGE), 78 for configuration (EX_CONFIG), 69 when the service
+    /// refused us (EX_UNAVAILABLE), 1 otherwise.
+    var exitCode: Int32 {
+        switch self {
+        case .usage: 64
+        case .config: 78
+        case .closed: 69
+        case .noAPIKey, .file: 1
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Where parley keeps its files, following the XDG base directories.
+struct Paths: Sendable {
+    var configHome: String
+    var dataHome: String
+    var stateHome: String
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        func dir(_ key: String, _ fallback: String) -> String {
+            if let v = environment[key], v.hasPrefix("/") { return v }
+            return home + "/" + fallback
+        }
+        configHome = dir("XDG_CONFIG_HOME", ".config") + "/parley"
+        dataHome = dir("XDG_DATA_HOME", ".local/share") + "/parley"
+        stateHome = dir("XDG_STATE_HOME", ".local/state") + "/parley"
+    }
+
+    var configFile: String { configHome + "/config.toml" }
+    var userThemes: String { configHome + "/themes" }
+    var transcripts: String { dataHome }
+    var resumeFile: String { stateHome + "/resume.json" }
+    var stateFile: String { stateHome + "/state.json" }
+    var defaultLogFile: String { stateHome + "/parley.log" }
+
+    /// The bundled `themes/` directory: next to the executable's package (a checkout) or installed beside it.
+    static func bundledThemes(executable: String = CommandLine.arguments.first ?? "") -> String? {
+        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        let fm = FileManager.default
+        for _ in 0..<6 {
+            for candidate in ["themes", "share/parley/themes", "../share/parley/themes"] {
+                let path = url.appendingPathComponent(candidate).standardizedFileURL.path
+                if fm.fileExists(atPath: path + "/default.toml") { return path }
+            }
+            url.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Creates a directory (and parents) with owner-only permissions if it is missing.
+    static func ensureDirectory(_ path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+}

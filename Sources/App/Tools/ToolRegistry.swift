@@ -1,0 +1,74 @@
+import Foundation
+import Live
+
+/// A function the model may call.
+struct ToolDefinition: Sendable {
+    var name: String
+    var description: String
+    /// JSON schema of the arguments.
+    var parameters: JSONValue
+    /// Runs the call; returns the `response` object for `toolResponse`.
+    var run: @Sendable (JSONValue) async throws -> JSONValue
+
+    var declaration: FunctionDeclaration { FunctionDeclaration(name: name, description: description, parameters: parameters) }
+}
+
+/// The tools parley declares in `setup` and runs when the model calls them.
+struct ToolRegistry: Sendable {
+    private(set) var tools: [String: ToolDefinition] = [:]
+
+    mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
+
+    /// The `tools` entry for `setup` (nil when no function is declared).
+    var declarations: [Tool] {
+        tools.isEmpty ? [] : [Tool(functionDeclarations: tools.values.map(\.declaration).sorted { $0.name < $1.name })]
+    }
+
+    /// Runs every call of one `toolCall` concurrently and answers each with its id: a result, or a structured
+    /// error the model can explain (unknown tool, failure).
+    func answer(_ calls: [FunctionCall]) async -> [FunctionResponse] {
+        await withTaskGroup(of: (Int, FunctionResponse).self) { group in
+            for (i, call) in calls.enumerated() {
+                group.addTask {
+                    guard let tool = tools[call.name] else {
+                        return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("unknown tool \(call.name)")]))
+                    }
+                    do {
+                        return (i, FunctionResponse(id: call.id, name: call.name, response: try await tool.run(call.args)))
+                    } catch {
+                        return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("\(error)")]))
+                    }
+                }
+            }
+            var out: [(Int, FunctionResponse)] = []
+            for await r in group { out.append(r) }
+            return out.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// The built-in tools the configuration enables.
+    static func builtIn(_ settings: Config.ToolSettings) -> ToolRegistry {
+        var r = ToolRegistry()
+        if settings.currentTime { r.register(.currentTime) }
+        return r
+    }
+}
+
+extension ToolDefinition {
+    /// `get_current_time`: the local date, time and time zone.
+    static let currentTime = ToolDefinition(
+        name: "get_current_time",
+        description: "Returns the current local date, time and time zone of the user.",
+        parameters: ["type": "object", "properties": .object([:])]
+    ) { _ in
+        let now = Date()
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXX"
+        let spoken = DateFormatter()
+        spoken.locale = Locale(identifier: "en_US_POSIX")
+        spoken.dateFormat = "h:mm a, EEEE d MMMM yyyy"
+        return ["iso8601": .string(f.string(from: now)), "local": .string(spoken.string(from: now)),
+                "timeZone": .string(TimeZone.current.identifier)]
+    }
+}
