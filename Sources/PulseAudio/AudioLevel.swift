@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The RMS and peak of a block of samples, in dBFS (0 dBFS is a full-scale square wave; a full-scale sine
+/// has an RMS of -3 dBFS).
+public struct AudioLevel: Sendable, Hashable {
+    /// What silence reads as: levels never go below this floor, so they stay finite and easy to draw.
+    public static let floorDBFS: Double = -100
+
+    /// Root-mean-square level in dBFS, at least `floorDBFS`.
+    public var rmsDBFS: Double
+    /// Peak (largest absolute sample) level in dBFS, at least `floorDBFS`.
+    public var peakDBFS: Double
+    /// Whether a sample hit full scale (32767 or -32768): the signal was probably clipped.
+    public var clipped: Bool
+
+    /// Silence.
+    public static let silence = AudioLevel(rmsDBFS: floorDBFS, peakDBFS: floorDBFS, clipped: false)
+
+    /// Creates a level from its parts.
+    public init(rmsDBFS: Double, peakDBFS: Double, clipped: Bool) {
+        self.rmsDBFS = rmsDBFS
+        self.peakDBFS = peakDBFS
+        self.clipped = clipped
+    }
+
+    /// Measures `samples` (any channel layout: all samples count alike).
+    public init<C: Collection>(measuring samples: C) where C.Element == Int16 {
+        var sumSquares: Double = 0
+        var peak: Int32 = 0
+        var clipped = false
+        for s in samples {
+            let v = Int32(s)
+            let a = v < 0 ? -v : v
+            if a > peak { peak = a }
+            if a >= 32767 { clipped = true }
+            sumSquares += Double(v * v)
+        }
+        let n = samples.count
+        let rms = n > 0 ? (sumSquares / Double(n)).squareRoot() : 0
+        self.init(rmsDBFS: AudioLevel.dBFS(amplitude: rms), peakDBFS: AudioLevel.dBFS(amplitude: Double(peak)),
+                  clipped: clipped)
+    }
+
+    /// Measures a buffer of samples without copying it.
+    public init(measuring buffer: UnsafeBufferPointer<Int16>) {
+        var sumSquares: Int64 = 0
+        var peak: Int32 = 0
+        for s in buffer {
+            let v = Int32(s)
+            let a = v < 0 ? -v : v
+            if a > peak { peak = a }
+            sumSquares += Int64(v * v)
+        }
+        let n = buffer.count
+        let rms = n > 0 ? (Double(sumSquares) / Double(n)).squareRoot() : 0
+        self.init(rmsDBFS: AudioLevel.dBFS(amplitude: rms), peakDBFS: AudioLevel.dBFS(amplitude: Double(peak)),
+                  clipped: peak >= 32767)
+    }
+
+    /// Converts a linear amplitude (0...32768) to dBFS, clamped to `floorDBFS`.
+    public static func dBFS(amplitude: Double) -> Double {
+        guard amplitude > 0 else { return floorDBFS }
+        return max(floorDBFS, 20 * log10(amplitude / 32768))
+    }
+
+    /// Converts dBFS to a linear amplitude (0...32768).
+    public static func amplitude(dBFS: Double) -> Double {
+        32768 * pow(10, dBFS / 20)
+    }
+}

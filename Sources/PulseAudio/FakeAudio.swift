@@ -1,0 +1,223 @@
+import Dispatch
+import Foundation
+
+/// An `AudioSource` without a device: for unit tests (feed it samples, chunks come out synchronously through
+/// the gate) and for `--no-audio` runs (`realTime: true` plays its samples, or silence, at real time).
+public final class FakeAudioSource: AudioSource {
+    private struct State {
+        var gate = CaptureGate()
+        var meter = LevelMeter()
+        var consumer: (@Sendable (AudioChunk) -> Void)?
+        var sequence: UInt64 = 0
+        var pending: [Int16] = []
+        var stop = false
+        var running = false
+    }
+
+    /// The chunk format.
+    public let format: AudioFormat
+    /// Samples per chunk.
+    public let chunkSamples: Int
+    private let realTime: Bool
+    private let script: [Int16]
+    private let loop: Bool
+    private let state = LockedState(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// A fake microphone. With `realTime`, a thread delivers `samples` (then silence, or `samples` again if
+    /// `loop`) in chunks at real time; otherwise chunks come only from `feed`.
+    public init(format: AudioFormat = .capture, chunkMilliseconds: Int = 20, samples: [Int16] = [],
+                realTime: Bool = false, loop: Bool = false) {
+        self.format = format
+        chunkSamples = max(1, format.sampleCount(milliseconds: chunkMilliseconds))
+        self.realTime = realTime
+        script = samples
+        self.loop = loop
+    }
+
+    deinit { close() }
+
+    /// Starts delivering to `consumer`.
+    public func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws {
+        let start = state.withLock { s -> Bool in
+            s.consumer = consumer
+            s.stop = false
+            let start = realTime && !s.running
+            if start { s.running = true }
+            return start
+        }
+        guard start else { return }
+        let thread = Thread { [self] in self.runRealTime() }
+        thread.name = "parley-fake-capture"
+        thread.start()
+    }
+
+    /// Captures `samples` as if heard now; complete chunks go through the gate to the consumer on the caller's
+    /// thread. Returns the chunks delivered.
+    @discardableResult
+    public func feed(_ samples: [Int16], at time: UInt64 = MonotonicClock.now()) -> [AudioChunk] {
+        var delivered: [AudioChunk] = []
+        let (consumer, chunks) = state.withLock { s -> ((@Sendable (AudioChunk) -> Void)?, [AudioChunk]) in
+            s.pending.append(contentsOf: samples)
+            var out: [AudioChunk] = []
+            while s.pending.count >= chunkSamples {
+                let chunk = Array(s.pending.prefix(chunkSamples))
+                s.pending.removeFirst(chunkSamples)
+                let level = AudioLevel(measuring: chunk)
+                s.meter.update(level, at: Double(time) / 1e9)
+                let d = s.gate.chunkCaptured()
+                if d.deliver {
+                    out.append(AudioChunk(samples: chunk, timestamp: time, level: level, sequence: s.sequence,
+                                          endsGate: d.endsGate))
+                }
+                s.sequence += 1
+            }
+            return (s.consumer, out)
+        }
+        for c in chunks {
+            consumer?(c)
+            delivered.append(c)
+        }
+        return delivered
+    }
+
+    /// Opens or closes the gate.
+    public func setGate(open: Bool) { state.withLock { $0.gate.set(open: open) } }
+
+    /// Whether the gate is open.
+    public var isGateOpen: Bool { state.withLock { $0.gate.isOpen } }
+
+    /// The meter reading of the last chunks fed.
+    public func levels() -> LevelReading {
+        let now = Double(MonotonicClock.now()) / 1e9
+        return state.withLock { $0.meter.reading(at: now) }
+    }
+
+    /// Stops delivering.
+    public func close() {
+        let wasRunning = state.withLock { s -> Bool in
+            s.stop = true
+            s.consumer = nil
+            let r = s.running
+            s.running = false
+            return r
+        }
+        if wasRunning {
+            wake.signal()
+            _ = exited.wait(timeout: .now() + 2)
+        }
+    }
+
+    private func runRealTime() {
+        defer { exited.signal() }
+        let period = UInt64(format.duration(sampleCount: chunkSamples) * 1e9)
+        var next = MonotonicClock.now() + period
+        var position = 0
+        while !state.withLock({ $0.stop }) {
+            let now = MonotonicClock.now()
+            if next > now {
+                // A pacing timer, woken early only by close().
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(next - now)))
+                continue
+            }
+            next += period
+            var chunk = [Int16](repeating: 0, count: chunkSamples)
+            if !script.isEmpty {
+                for i in 0..<chunkSamples {
+                    if position >= script.count {
+                        if loop { position = 0 } else { break }
+                    }
+                    chunk[i] = script[position]
+                    position += 1
+                }
+            }
+            feed(chunk)
+        }
+    }
+}
+
+/// An `AudioSink` without a device: remembers what it was given. `flush` drops what is pending, `drain`
+/// "plays" it at once (moving it to `played`) and reports `playbackFinished` on the caller's thread.
+public final class FakeAudioSink: AudioSink {
+    private struct State {
+        var pending: [Int16] = []
+        var played: [Int16] = []
+        var flushes = 0
+        var drains = 0
+        var open = false
+        var meter = LevelMeter()
+    }
+
+    /// The format written.
+    public let format: AudioFormat
+    private let onEvent: (@Sendable (AudioEvent) -> Void)?
+    private let state = LockedState(State())
+
+    /// A fake speaker.
+    public init(format: AudioFormat = .playback, onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
+        self.format = format
+        self.onEvent = onEvent
+    }
+
+    /// Marks the sink open.
+    public func open() throws { state.withLock { $0.open = true } }
+
+    /// Queues samples. False if not open.
+    @discardableResult
+    public func write(_ samples: [Int16]) -> Bool {
+        let now = Double(MonotonicClock.now()) / 1e9
+        return state.withLock { s in
+            guard s.open else { return false }
+            s.pending.append(contentsOf: samples)
+            s.meter.update(AudioLevel(measuring: samples), at: now)
+            return true
+        }
+    }
+
+    /// Drops what is pending.
+    public func flush() {
+        let now = Double(MonotonicClock.now()) / 1e9
+        state.withLock { s in
+            s.pending.removeAll()
+            s.flushes += 1
+            s.meter.update(.silence, at: now)
+        }
+    }
+
+    /// Plays what is pending at once and reports `playbackFinished`.
+    public func drain() {
+        state.withLock { s in
+            s.played.append(contentsOf: s.pending)
+            s.pending.removeAll()
+            s.drains += 1
+        }
+        onEvent?(.playbackFinished)
+    }
+
+    /// Always idle: draining is instantaneous.
+    public func waitUntilIdle(timeout: Double) -> Bool { true }
+
+    /// The level of the last write.
+    public func levels() -> LevelReading {
+        let now = Double(MonotonicClock.now()) / 1e9
+        return state.withLock { $0.meter.reading(at: now) }
+    }
+
+    /// Marks the sink closed and drops what is pending.
+    public func close() {
+        state.withLock { s in
+            s.open = false
+            s.pending.removeAll()
+        }
+    }
+
+    /// Samples written and not yet drained or flushed.
+    public var pending: [Int16] { state.withLock { $0.pending } }
+    /// Samples drained ("played").
+    public var played: [Int16] { state.withLock { $0.played } }
+    /// `flush()` calls so far.
+    public var flushCount: Int { state.withLock { $0.flushes } }
+    /// `drain()` calls so far.
+    public var drainCount: Int { state.withLock { $0.drains } }
+}

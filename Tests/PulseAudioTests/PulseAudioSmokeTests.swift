@@ -1,6 +1,0 @@
-import XCTest
-@testable import PulseAudio
-
-final class PulseAudioSmokeTests: XCTestCase {
-    func testModuleLinks() { XCTAssertTrue(true) }
-}
