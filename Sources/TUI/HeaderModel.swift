@@ -1,0 +1,46 @@
+/// The connection state the header shows, each with its own colour role.
+public enum ConnectionState: Sendable, Equatable {
+    case connecting
+    case live
+    /// Reconnecting; `inSeconds` is the backoff left, nil while the attempt runs.
+    case resuming(inSeconds: Int?)
+    case failed(reason: String)
+    case offline
+}
+
+/// How Space is read, shown in the header.
+public enum PushToTalkMode: Sendable, Equatable {
+    /// Kitty keyboard protocol: hold Space to talk, true release.
+    case kittyHold
+    /// Legacy terminal: tap Space to toggle, hold inferred from auto-repeat.
+    case tapToggle
+    /// Open mic: the server detects speech.
+    case openMic
+}
+
+/// What the header shows. The App fills it in.
+public struct HeaderModel: Sendable, Equatable {
+    public var appName: String
+    public var model: String
+    public var voice: String
+    public var connection: ConnectionState
+    /// Seconds since the session started.
+    public var sessionAge: Int?
+    /// Seconds until the server's announced disconnect (`goAway`).
+    public var goAwaySeconds: Int?
+    /// Total tokens used in the session.
+    public var tokens: Int?
+    /// Latency of the last turn in ms (end of user speech → first reply audio).
+    public var latencyMs: Int?
+    public var pushToTalk: PushToTalkMode
+    /// True against the simulator: shows a DEMO marker.
+    public var demo: Bool
+
+    public init(appName: String = "parley", model: String = "", voice: String = "", connection: ConnectionState = .offline,
+                sessionAge: Int? = nil, goAwaySeconds: Int? = nil, tokens: Int? = nil, latencyMs: Int? = nil,
+                pushToTalk: PushToTalkMode = .tapToggle, demo: Bool = false) {
+        self.appName = appName; self.model = model; self.voice = voice; self.connection = connection
+        self.sessionAge = sessionAge; self.goAwaySeconds = goAwaySeconds; self.tokens = tokens; self.latencyMs = latencyMs
+        self.pushToTalk = pushToTalk; self.demo = demo
+    }
+}

@@ -1,0 +1,96 @@
+/// A one-line text editor: grapheme-aware insert and delete, cursor movement, Emacs-style kills, paste.
+public struct LineEditor: Sendable, Equatable {
+    /// The text being edited.
+    public private(set) var text: String
+    /// Cursor position in grapheme clusters (0 … text.count).
+    public private(set) var cursor: Int
+
+    public init(text: String = "") { self.text = text; self.cursor = text.count }
+
+    /// What a key did.
+    public enum Action: Sendable, Equatable {
+        case none
+        case edited
+        /// Enter: send this text (the editor is cleared).
+        case submit(String)
+        /// Esc: leave the input line.
+        case leave
+    }
+
+    /// Applies a key: printable characters insert; Left/Right/Home/End/Ctrl-A/Ctrl-E move; Backspace, Delete,
+    /// Ctrl-D, Ctrl-K (kill to end), Ctrl-U (kill to start), Ctrl-W (kill word) delete; Enter submits; Esc leaves.
+    public mutating func handle(_ k: KeyEvent) -> Action {
+        guard k.kind != .release else { return .none }
+        let ctrl = k.modifiers.contains(.control)
+        switch (k.key, ctrl) {
+        case (.enter, _):
+            let t = text
+            text = ""; cursor = 0
+            return .submit(t)
+        case (.escape, _): return .leave
+        case (.left, _), (.character("b"), true): cursor = max(0, cursor - 1)
+        case (.right, _), (.character("f"), true): cursor = min(text.count, cursor + 1)
+        case (.home, _), (.character("a"), true): cursor = 0
+        case (.end, _), (.character("e"), true): cursor = text.count
+        case (.backspace, _), (.character("h"), true):
+            guard cursor > 0 else { return .none }
+            remove(from: cursor - 1, to: cursor); cursor -= 1
+        case (.delete, _), (.character("d"), true):
+            guard cursor < text.count else { return .none }
+            remove(from: cursor, to: cursor + 1)
+        case (.character("k"), true): remove(from: cursor, to: text.count)
+        case (.character("u"), true): remove(from: 0, to: cursor); cursor = 0
+        case (.character("w"), true):
+            let chars = Array(text)
+            var i = cursor
+            while i > 0 && chars[i - 1] == " " { i -= 1 }
+            while i > 0 && chars[i - 1] != " " { i -= 1 }
+            remove(from: i, to: cursor); cursor = i
+        case (.character(let c), false):
+            guard !k.modifiers.contains(.alt) else { return .none }
+            insert(String(c))
+        default: return .none
+        }
+        return .edited
+    }
+
+    /// Inserts text at the cursor (a paste: newlines become spaces, control characters are dropped).
+    public mutating func insert(_ s: String) {
+        let clean = String(s.map { $0 == "\n" || $0 == "\t" ? " " : $0 }.filter { c in !c.unicodeScalars.allSatisfy { $0.value < 0x20 || $0.value == 0x7f } })
+        let idx = text.index(text.startIndex, offsetBy: cursor)
+        let before = text.count
+        text.insert(contentsOf: clean, at: idx)
+        // Combining marks can merge with the character before, so count what was really added.
+        cursor = min(text.count, cursor + (text.count - before))
+    }
+
+    private mutating func remove(from a: Int, to b: Int) {
+        guard a < b else { return }
+        let s = text.index(text.startIndex, offsetBy: a), e = text.index(text.startIndex, offsetBy: b)
+        text.removeSubrange(s..<e)
+    }
+}
+
+/// The input line: a prompt and the editor's text, scrolled so the cursor stays visible.
+public enum InputLineView {
+    public static func render(_ e: LineEditor, width: Int, prompt: String = "› ") -> StyledLine {
+        let chars = Array(e.text)
+        let pw = DisplayWidth.of(prompt)
+        let avail = max(1, width - pw - 1)
+        // Show a window ending just after the cursor when it would run off the right edge.
+        var start = 0
+        var wBefore = chars[0..<e.cursor].reduce(0) { $0 + DisplayWidth.of($1) }
+        while wBefore >= avail && start < e.cursor { wBefore -= DisplayWidth.of(chars[start]); start += 1 }
+        var line = StyledLine(prompt, .title)
+        var used = pw
+        var i = start
+        while i < chars.count {
+            let w = DisplayWidth.of(chars[i])
+            if used + w > width { break }
+            line.append(String(chars[i]), i == e.cursor ? .inputCursor : .input)
+            used += w; i += 1
+        }
+        if e.cursor >= chars.count && used < width { line.append(" ", .inputCursor) }
+        return line.padded(to: width)
+    }
+}

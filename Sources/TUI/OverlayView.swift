@@ -1,0 +1,97 @@
+/// Popups drawn in a bordered box centred over the main screen.
+public enum OverlayView {
+    /// The box's rectangle and its lines (border included) for a screen size.
+    public static func render(_ o: Overlay, screen: Size, keyMap: KeyMap) -> (rect: Rect, lines: [StyledLine]) {
+        switch o {
+        case .voiceMenu(let m): return voiceMenu(m, screen: screen)
+        case .help: return box(title: "Keys", body: help(keyMap), screen: screen, footer: "any key closes")
+        case .confirm(let c):
+            var body = [StyledLine(c.question, .menu)]
+            if let d = c.detail { body.append(StyledLine()); body += wrapBody(d, role: .title, screen: screen) }
+            body.append(StyledLine())
+            var answer = StyledLine("  y", .menuCurrent); answer.append(" yes    ", .menu)
+            answer.append("N", .menuCurrent); answer.append(" no (default)", .menu)
+            body.append(answer)
+            return box(title: c.title, body: body, screen: screen, footer: nil)
+        case .message(let title, let text):
+            return box(title: title, body: wrapBody(text, role: .menu, screen: screen), screen: screen, footer: "any key closes")
+        }
+    }
+
+    static func wrapBody(_ text: String, role: Role, screen: Size) -> [StyledLine] {
+        WordWrap.wrap([StyledRun(text, role)], width: max(10, min(70, screen.columns - 8)), firstPrefix: StyledLine(), indent: 0)
+    }
+
+    static func help(_ km: KeyMap) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        var seen = Set<Command>()
+        for b in km.bindings where !seen.contains(b.command) {
+            seen.insert(b.command)
+            let keys = km.keys(for: b.command).map(\.description).joined(separator: " ")
+            var l = StyledLine(" " + keys.fitted(to: 14), .menuCurrent)
+            l.append(b.command.summary, .menu)
+            lines.append(l)
+        }
+        lines.append(StyledLine())
+        lines.append(StyledLine(" In the voice menu: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
+        lines.append(StyledLine(" In the input line: ←→ Home End, Ctrl-A/E/K/U/W, Enter send, Esc leave", .menu))
+        return lines
+    }
+
+    static func voiceMenu(_ m: VoiceMenu, screen: Size) -> (Rect, [StyledLine]) {
+        let list = m.filtered
+        let nameW = max(8, (m.voices.map { DisplayWidth.of($0.name) }.max() ?? 8))
+        var filterLine = StyledLine(" filter: ", .menu)
+        filterLine.append(m.filter.isEmpty ? "type to filter" : m.filter, m.filter.isEmpty ? .dim : .menuCurrent)
+        let maxRows = max(1, screen.rows - 6)
+        let visible = min(list.count, maxRows)
+        var start = 0
+        if m.selection >= visible { start = m.selection - visible + 1 }
+        var body = [filterLine]
+        if list.isEmpty { body.append(StyledLine(" no voice matches", .dim)) }
+        for (i, v) in list.enumerated().dropFirst(start).prefix(visible) {
+            let mark = v.name == m.current ? "●" : " "
+            let text = " \(mark) " + v.name.fitted(to: nameW) + "  " + v.style + " "
+            if i == m.selection {
+                body.append(StyledLine(text, .menuSelected, fill: .menuSelected))
+            } else {
+                var l = StyledLine(" \(mark) ", v.name == m.current ? .menuCurrent : .menu)
+                l.append(v.name.fitted(to: nameW), v.name == m.current ? .menuCurrent : .menu)
+                l.append("  " + v.style + " ", .dim)
+                body.append(l)
+            }
+        }
+        let footer = list.count > visible ? "\(start + 1)-\(start + visible) of \(list.count)" : "Enter choose · Esc close"
+        return box(title: "Voice (\(m.voices.count))", body: body, screen: screen, footer: footer, minWidth: nameW + 24)
+    }
+
+    static func box(title: String, body: [StyledLine], screen: Size, footer: String?, minWidth: Int = 30) -> (Rect, [StyledLine]) {
+        let contentW = min(screen.columns - 4, max(minWidth, body.map(\.width).max() ?? 0, DisplayWidth.of(title) + 4, DisplayWidth.of(footer ?? "") + 4))
+        let w = max(4, contentW + 2)
+        let bodyRows = min(body.count, max(0, screen.rows - 2))
+        let h = bodyRows + 2
+        let rect = Rect(row: max(0, (screen.rows - h) / 2), column: max(0, (screen.columns - w) / 2), rows: h, columns: w)
+        var top = StyledLine("┌─ ", .border)
+        top.append(title.clipped(to: max(1, w - 6)), .title)
+        top.append(" ", .border)
+        top.append(String(repeating: "─", count: max(0, w - 1 - top.width)) + "┐", .border)
+        var lines = [top]
+        for l in body.prefix(bodyRows) {
+            var row = StyledLine("│", .border)
+            row.runs += l.padded(to: contentW, role: l.fill == .normal ? .menu : l.fill).runs
+            row.append("│", .border)
+            lines.append(row)
+        }
+        var bottom = StyledLine("└", .border)
+        if let f = footer {
+            let f = " " + f.clipped(to: max(1, w - 6)) + " "
+            bottom.append(String(repeating: "─", count: max(0, w - 3 - DisplayWidth.of(f))), .border)
+            bottom.append(f, .dim)
+            bottom.append("─┘", .border)
+        } else {
+            bottom.append(String(repeating: "─", count: max(0, w - 2)) + "┘", .border)
+        }
+        lines.append(bottom)
+        return (rect, lines)
+    }
+}

@@ -1,0 +1,81 @@
+/// A piece of text with a role.
+public struct StyledRun: Sendable, Hashable {
+    public var text: String
+    public var role: Role
+    public init(_ text: String, _ role: Role = .normal) { self.text = text; self.role = role }
+}
+
+/// One screen row as views produce it: styled runs, and a role for the columns the runs leave empty.
+public struct StyledLine: Sendable, Hashable {
+    public var runs: [StyledRun]
+    /// The role that fills the rest of the row (e.g. a status bar's background).
+    public var fill: Role
+    public init(_ runs: [StyledRun] = [], fill: Role = .normal) { self.runs = runs; self.fill = fill }
+    public init(_ text: String, _ role: Role = .normal, fill: Role = .normal) {
+        self.runs = text.isEmpty ? [] : [StyledRun(text, role)]; self.fill = fill
+    }
+
+    /// Columns the runs occupy.
+    public var width: Int { runs.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+    /// The plain text of the line.
+    public var text: String { runs.map(\.text).joined() }
+
+    public mutating func append(_ text: String, _ role: Role = .normal) {
+        guard !text.isEmpty else { return }
+        if let last = runs.last, last.role == role { runs[runs.count - 1].text += text } else { runs.append(StyledRun(text, role)) }
+    }
+
+    /// The line cut to at most `width` columns (a wide character that does not fit is dropped).
+    public func truncated(to width: Int, ellipsis: Bool = false) -> StyledLine {
+        guard self.width > width else { return self }
+        var out = StyledLine(fill: fill)
+        var left = ellipsis ? max(0, width - 1) : width
+        for run in runs {
+            var piece = ""
+            for ch in run.text {
+                let w = DisplayWidth.of(ch)
+                if w > left { left = 0; break }
+                piece.append(ch); left -= w
+            }
+            out.append(piece, run.role)
+            if left == 0 { break }
+        }
+        if ellipsis && width > 0 { out.append("…", runs.last?.role ?? fill) }
+        return out
+    }
+
+    /// The line padded with spaces of `role` to exactly `width` columns (truncating if longer).
+    public func padded(to width: Int, role: Role? = nil) -> StyledLine {
+        var out = truncated(to: width)
+        let w = out.width
+        if w < width { out.append(String(repeating: " ", count: width - w), role ?? fill) }
+        return out
+    }
+}
+
+extension String {
+    /// The string cut or padded with spaces to exactly `width` columns.
+    func fitted(to width: Int) -> String {
+        var out = "", used = 0
+        for ch in self {
+            let w = DisplayWidth.of(ch)
+            if used + w > width { break }
+            out.append(ch); used += w
+        }
+        if used < width { out += String(repeating: " ", count: width - used) }
+        return out
+    }
+
+    /// The string cut to `width` columns, with an ellipsis if it was cut.
+    func clipped(to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if DisplayWidth.of(self) <= width { return self }
+        var out = "", used = 0
+        for ch in self {
+            let w = DisplayWidth.of(ch)
+            if used + w > width - 1 { break }
+            out.append(ch); used += w
+        }
+        return out + "…"
+    }
+}

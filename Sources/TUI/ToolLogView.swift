@@ -1,0 +1,81 @@
+/// The tool-call log pane: a title row, then one row per call (name, server, compact arguments, state,
+/// duration); the selected call can be expanded to its full arguments and result.
+public enum ToolLogView {
+    /// Renders exactly `size.rows` lines of `size.columns` columns (the pane's border is drawn by the caller).
+    public static func render(_ m: ToolLogModel, size: Size) -> [StyledLine] {
+        guard size.rows > 0, size.columns > 0 else { return [] }
+        let w = size.columns
+        var title = StyledLine("─ ", .border)
+        title.append("tool calls", m.focused ? .title : .border)
+        title.append(" (\(m.calls.count)) ", .border)
+        if m.focused { title.append("↑↓ Enter Esc ", .dim) }
+        title = title.truncated(to: w)
+        title.append(String(repeating: "─", count: max(0, w - title.width)), .border)
+        var out = [title]
+        let bodyRows = size.rows - 1
+        if m.calls.isEmpty {
+            if bodyRows > 0 { out.append(StyledLine(" none yet", .dim)) }
+        } else {
+            var blocks: [[StyledLine]] = []
+            for (i, c) in m.calls.enumerated() {
+                let isSel = m.focused && m.selected == i
+                var block = [row(c, width: w, selected: isSel)]
+                if isSel && m.expanded { block += details(c, width: w) }
+                blocks.append(block)
+            }
+            // Newest at the bottom; keep the selection in view.
+            var start = blocks.count
+            var used = 0
+            while start > 0 && used + blocks[start - 1].count <= bodyRows { start -= 1; used += blocks[start].count }
+            if let s = m.selected, m.focused, s < start {
+                start = s; used = 0
+                var end = s
+                while end < blocks.count && used + blocks[end].count <= bodyRows { used += blocks[end].count; end += 1 }
+                out += blocks[start..<max(end, start + 1)].joined()
+            } else {
+                out += blocks[start...].joined()
+            }
+        }
+        out = Array(out.prefix(size.rows))
+        while out.count < size.rows { out.append(StyledLine()) }
+        return out.map { $0.padded(to: w) }
+    }
+
+    static func row(_ c: ToolCallEntry, width w: Int, selected: Bool) -> StyledLine {
+        let state = c.state.rawValue
+        let dur = c.duration.map { formatDuration($0) } ?? ""
+        let right = " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
+        var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
+        left.append(c.name, selected ? .selection : .toolName)
+        if let s = c.server { left.append(" (\(s))", .dim) }
+        left.append(" ")
+        left.append(c.arguments, .toolArgs)
+        let leftW = max(0, w - DisplayWidth.of(right))
+        var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
+        line.append(" ")
+        line.append(state.fitted(to: 9), c.state.role)
+        line.append(dur.leftPadded(to: 6), .dim)
+        return line.truncated(to: w)
+    }
+
+    static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {
+        var lines = WordWrap.wrap([StyledRun(c.arguments, .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
+        if let r = c.result {
+            lines += WordWrap.wrap([StyledRun(r, c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
+        }
+        return lines
+    }
+
+    static func formatDuration(_ s: Double) -> String {
+        if s < 1 { return "\(Int((s * 1000).rounded())) ms" }
+        if s < 60 { return "\(Int(s * 10) / 10).\(Int(s * 10) % 10) s" }
+        return "\(Int(s) / 60)m\(Int(s) % 60)s"
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        let w = DisplayWidth.of(self)
+        return w >= width ? self : String(repeating: " ", count: width - w) + self
+    }
+}

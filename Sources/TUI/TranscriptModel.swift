@@ -1,0 +1,67 @@
+/// Who a transcript line belongs to.
+public enum Speaker: Sendable, Equatable { case user, model, system, error }
+
+/// One turn or system line.
+public struct TranscriptEntry: Sendable, Equatable {
+    public let id: Int
+    public var speaker: Speaker
+    /// Finished text.
+    public var text: String
+    /// Text still streaming (styled apart); the App moves it into `text` when the turn completes.
+    public var interim: String
+    /// The model's turn was cut by the user (barge-in); shows a mark.
+    public var interrupted: Bool
+
+    public init(id: Int, speaker: Speaker, text: String, interim: String = "", interrupted: Bool = false) {
+        self.id = id; self.speaker = speaker; self.text = text; self.interim = interim; self.interrupted = interrupted
+    }
+}
+
+/// Where the transcript view is scrolled to: the entry and wrapped row shown on its bottom line.
+public struct TranscriptScroll: Sendable, Equatable {
+    public var entryIndex: Int
+    public var row: Int
+    /// Entry count when the user scrolled away, to tell "new messages below" from "more below".
+    public var entryCountAtScroll: Int
+}
+
+/// The conversation as the transcript view shows it. Append-only; scrolled with `FrameRenderer.scrollTranscript`.
+public struct TranscriptModel: Sendable, Equatable {
+    public private(set) var entries: [TranscriptEntry] = []
+    /// nil: follow the newest line.
+    public var scroll: TranscriptScroll?
+    public var userLabel: String
+    public var modelLabel: String
+
+    public init(userLabel: String = "you", modelLabel: String = "gemini") {
+        self.userLabel = userLabel; self.modelLabel = modelLabel
+    }
+
+    /// Adds an entry and returns its id.
+    @discardableResult
+    public mutating func append(_ speaker: Speaker, _ text: String, interim: String = "", interrupted: Bool = false) -> Int {
+        let id = entries.count
+        entries.append(TranscriptEntry(id: id, speaker: speaker, text: text, interim: interim, interrupted: interrupted))
+        return id
+    }
+
+    /// Changes an entry in place (e.g. streaming text).
+    public mutating func update(_ id: Int, _ change: (inout TranscriptEntry) -> Void) {
+        guard entries.indices.contains(id), entries[id].id == id else { return }
+        change(&entries[id])
+    }
+
+    /// The last entry of a speaker that is still streaming (has interim text), if any.
+    public func streamingEntry(of speaker: Speaker) -> Int? {
+        entries.last(where: { $0.speaker == speaker && !$0.interim.isEmpty })?.id
+    }
+
+    /// True when scrolled away from the bottom.
+    public var isScrolledBack: Bool { scroll != nil }
+}
+
+/// Scroll commands for the transcript.
+public enum ScrollCommand: Sendable, Equatable {
+    case pageUp, pageDown, top, bottom
+    case lines(Int)
+}

@@ -1,0 +1,35 @@
+/// Everything the screen shows: the App fills it in and hands it to `FrameRenderer.render`.
+public struct UIState: Sendable, Equatable {
+    public var header: HeaderModel
+    public var transcript: TranscriptModel
+    public var meters: MetersModel
+    public var toolLog: ToolLogModel
+    /// The input line, while the user types a message (nil: not typing).
+    public var input: LineEditor?
+    public var overlay: Overlay?
+    /// A persistent banner under the header (e.g. "no audio: text only — …").
+    public var banner: String?
+    /// A transient message on the status line.
+    public var status: String?
+
+    public init(header: HeaderModel = .init(), transcript: TranscriptModel = .init(), meters: MetersModel = .init(),
+                toolLog: ToolLogModel = .init(), input: LineEditor? = nil, overlay: Overlay? = nil,
+                banner: String? = nil, status: String? = nil) {
+        self.header = header; self.transcript = transcript; self.meters = meters; self.toolLog = toolLog
+        self.input = input; self.overlay = overlay; self.banner = banner; self.status = status
+    }
+}
+
+/// Screen regions that can be redrawn separately.
+public struct DirtyRegions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let header = DirtyRegions(rawValue: 1)
+    public static let transcript = DirtyRegions(rawValue: 2)
+    public static let meters = DirtyRegions(rawValue: 4)
+    public static let toolLog = DirtyRegions(rawValue: 8)
+    public static let input = DirtyRegions(rawValue: 16)
+    public static let status = DirtyRegions(rawValue: 32)
+    public static let overlay = DirtyRegions(rawValue: 64)
+    public static let all = DirtyRegions(rawValue: 127)
+}

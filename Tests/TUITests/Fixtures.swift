@@ -1,0 +1,40 @@
+@testable import TUI
+
+enum Fixtures {
+    static let voices: [VoiceOption] = [
+        ("Zephyr", "Bright"), ("Puck", "Upbeat"), ("Charon", "Informative"), ("Kore", "Firm"), ("Fenrir", "Excitable"),
+        ("Leda", "Youthful"), ("Orus", "Firm"), ("Aoede", "Breezy"), ("Callirrhoe", "Easy-going"), ("Autonoe", "Bright"),
+        ("Enceladus", "Breathy"), ("Iapetus", "Clear"), ("Umbriel", "Easy-going"), ("Algieba", "Smooth"),
+        ("Despina", "Smooth"), ("Erinome", "Clear"), ("Algenib", "Gravelly"), ("Rasalgethi", "Informative"),
+        ("Laomedeia", "Upbeat"), ("Achernar", "Soft"), ("Alnilam", "Firm"), ("Schedar", "Even"), ("Gacrux", "Mature"),
+        ("Pulcherrima", "Forward"), ("Achird", "Friendly"), ("Zubenelgenubi", "Casual"), ("Vindemiatrix", "Gentle"),
+        ("Sadachbia", "Lively"), ("Sadaltager", "Knowledgeable"), ("Sulafat", "Warm"),
+    ].map { VoiceOption(name: $0.0, style: $0.1) }
+
+    static func state() -> UIState {
+        var s = UIState()
+        s.header = HeaderModel(model: "gemini-live-2.5-flash", voice: "Puck", connection: .live, sessionAge: 125,
+                               goAwaySeconds: 42, tokens: 12345, latencyMs: 420, pushToTalk: .tapToggle, demo: true)
+        s.transcript.append(.user, "What's the weather like in Tokyo today?")
+        s.transcript.append(.model, "It's sunny in Tokyo, around 21 degrees, with a light breeze from the bay.")
+        s.transcript.append(.system, "voice changed to Kore")
+        s.transcript.append(.user, "東京の天気は？ 🌤 ありがとう")
+        s.transcript.append(.model, "Sure — here is the", interim: " forecast for tomorrow", interrupted: false)
+        s.meters = MetersModel(mic: LevelReading(level: -12, peak: -6, clipped: false),
+                               speaker: LevelReading(level: -30, peak: -20, clipped: true),
+                               talking: true, echoProtection: "echo: headphones")
+        s.toolLog.calls = [
+            ToolCallEntry(id: "1", name: "get_weather", server: "wx", arguments: #"{"city":"Tokyo"}"#, result: #"{"temp":21}"#, state: .ok, duration: 0.42),
+            ToolCallEntry(id: "2", name: "run_shell", arguments: #"{"cmd":"ls -la"}"#, state: .denied),
+            ToolCallEntry(id: "3", name: "search", arguments: #"{"q":"tokyo events"}"#, state: .running, duration: 1.5),
+        ]
+        return s
+    }
+
+    static func render(_ s: UIState, rows: Int, columns: Int, theme: Theme = .default) -> (GridScreen, FrameRenderer) {
+        let g = GridScreen(rows: rows, columns: columns)
+        let r = FrameRenderer(screen: g, theme: theme)
+        r.render(s)
+        return (g, r)
+    }
+}
