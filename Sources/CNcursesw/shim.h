@@ -8,6 +8,10 @@
 #endif
 #include <locale.h>
 #include <ncursesw/curses.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
 
 /* Macros and globals Swift cannot see, as tiny inline functions. */
 static inline attr_t parley_a_bold(void) { return A_BOLD; }
@@ -24,4 +28,14 @@ static inline int parley_color_pairs(void) { return COLOR_PAIRS; }
 static inline int parley_key_resize(void) { return KEY_RESIZE; }
 static inline int parley_getmaxy(WINDOW *w) { return getmaxy(w); }
 static inline int parley_getmaxx(WINDOW *w) { return getmaxx(w); }
+static inline int parley_attr_set(WINDOW *w, attr_t a, short pair) { return wattr_set(w, a, pair, NULL); }
+static inline int parley_mvaddnwstr(WINDOW *w, int y, int x, const wchar_t *s, int n) { return mvwaddnwstr(w, y, x, s, n); }
+static inline WINDOW *parley_curscr(void) { return curscr; }
+/* Terminal size of a tty fd (ioctl is variadic, which Swift cannot call). Returns 0 on success. */
+static inline int parley_winsize(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row; *cols = ws.ws_col;
+    return 0;
+}
 #endif

@@ -1,1 +1,202 @@
-print("tui demo")
+// TUIDemo: every view of the TUI with canned state in the real terminal, for trying themes and for the tmux
+// smoke test. Keys as in parley: Space talk, v voice menu, ? help, Tab/i type, t tools, m mode, PgUp/PgDn/Home/End
+// scroll, q quit. `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still.
+#if canImport(Glibc)
+import Glibc
+#endif
+import TUI
+
+let voices: [VoiceOption] = [
+    ("Zephyr", "Bright"), ("Puck", "Upbeat"), ("Charon", "Informative"), ("Kore", "Firm"), ("Fenrir", "Excitable"),
+    ("Leda", "Youthful"), ("Orus", "Firm"), ("Aoede", "Breezy"), ("Callirrhoe", "Easy-going"), ("Autonoe", "Bright"),
+    ("Enceladus", "Breathy"), ("Iapetus", "Clear"), ("Umbriel", "Easy-going"), ("Algieba", "Smooth"),
+    ("Despina", "Smooth"), ("Erinome", "Clear"), ("Algenib", "Gravelly"), ("Rasalgethi", "Informative"),
+    ("Laomedeia", "Upbeat"), ("Achernar", "Soft"), ("Alnilam", "Firm"), ("Schedar", "Even"), ("Gacrux", "Mature"),
+    ("Pulcherrima", "Forward"), ("Achird", "Friendly"), ("Zubenelgenubi", "Casual"), ("Vindemiatrix", "Gentle"),
+    ("Sadachbia", "Lively"), ("Sadaltager", "Knowledgeable"), ("Sulafat", "Warm"),
+].map { VoiceOption(name: $0.0, style: $0.1) }
+
+let args = CommandLine.arguments
+let themeName = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
+let still = args.contains("--still")
+
+func cannedState() -> UIState {
+    var s = UIState()
+    s.header = HeaderModel(model: "gemini-live-2.5-flash", voice: "Puck", connection: .live, sessionAge: 0,
+                           tokens: 1234, latencyMs: 420, pushToTalk: .tapToggle, demo: true)
+    let t = [
+        (Speaker.user, "Hello! What can you do?"),
+        (.model, "I can answer questions out loud, look things up with tools, and switch voices whenever you like."),
+        (.user, "What's the weather like in Tokyo today?"),
+        (.model, "It's sunny in Tokyo, around 21 degrees, with a light breeze from the bay. A good day for a walk along the Sumida river."),
+        (.system, "voice changed to Kore"),
+        (.user, "東京の天気は？ 😀 ありがとう"),
+        (.model, "晴れです。気温は21度くらいです。"),
+    ]
+    for i in 0..<6 { s.transcript.append(.system, "demo line \(i + 1) of the scrollback") }
+    for (sp, text) in t { s.transcript.append(sp, text) }
+    s.transcript.append(.model, "Tomorrow looks cloudy with", interim: " a chance of rain in the", interrupted: false)
+    s.meters = MetersModel(echoProtection: "echo: headphones")
+    s.toolLog.calls = [
+        ToolCallEntry(id: "1", name: "get_weather", server: "wx", arguments: #"{"city":"Tokyo"}"#, result: #"{"temp":21,"sky":"sunny"}"#, state: .ok, duration: 0.42),
+        ToolCallEntry(id: "2", name: "run_shell", arguments: #"{"cmd":"rm -rf /tmp/x"}"#, result: "denied by the user", state: .denied),
+        ToolCallEntry(id: "3", name: "search", server: "web", arguments: #"{"q":"tokyo events"}"#, state: .running, duration: 1.5),
+    ]
+    return s
+}
+
+let terminal: Terminal
+do {
+    terminal = try Terminal.start()
+} catch {
+    let msg = Array("TUIDemo: \(error.message) (\(error.hint))\n".utf8)
+    _ = write(2, msg, msg.count)
+    exit(1)
+}
+let loaded = ThemeLoader.standard().load(themeName)
+let renderer = FrameRenderer(screen: terminal.screen, theme: loaded.theme)
+var state = cannedState()
+if let e = loaded.error { state.status = e.message }
+var ptt = PushToTalk(mode: .autoRepeat)
+var micPeak = PeakHold(), spkPeak = PeakHold()
+let start = MonotonicClock.now()
+var lastProtocol = terminal.keyboardProtocol
+var quit = false
+renderer.render(state)
+
+@MainActor func updateMeters(_ now: Double) {
+    let t = now - start
+    let mic = state.meters.talking ? -18 + 12 * sin(t * 7) : -52 + 4 * sin(t * 3)
+    let spk = -24 + 16 * sin(t * 2.3)
+    state.meters.mic = LevelReading(level: mic, peak: micPeak.update(level: mic, now: now), clipped: mic > -1)
+    state.meters.speaker = LevelReading(level: spk, peak: spkPeak.update(level: spk, now: now), clipped: spk > -9)
+    state.header.sessionAge = Int(t)
+}
+
+@MainActor func handle(_ e: KeyEvent, now: Double) -> DirtyRegions {
+    if let o = state.overlay {
+        switch o {
+        case .voiceMenu(var m):
+            switch m.handle(e) {
+            case .choose(let name):
+                state.overlay = nil
+                if name != state.header.voice {
+                    state.header.voice = name
+                    state.transcript.append(.system, "voice changed to \(name)")
+                }
+                return .all
+            case .close: state.overlay = nil; return .all
+            case .changed: state.overlay = .voiceMenu(m); return [.overlay, .status]
+            case .none: return []
+            }
+        case .confirm(let c):
+            switch c.handle(e) {
+            case .yes, .no: state.overlay = nil; return .all
+            case .none: return []
+            }
+        case .help, .message:
+            if e.kind == .release { return [] }
+            state.overlay = nil; return .all
+        }
+    }
+    if var ed = state.input {
+        switch ed.handle(e) {
+        case .submit(let text):
+            state.input = nil
+            if !text.isEmpty {
+                state.transcript.append(.user, text)
+                state.transcript.append(.model, "(demo) You said: \(text)")
+            }
+            return .all
+        case .leave: state.input = nil; return .all
+        case .edited: state.input = ed; return .input
+        case .none: return []
+        }
+    }
+    if state.toolLog.focused {
+        let before = state.toolLog
+        _ = state.toolLog.handle(e)
+        return before == state.toolLog ? [] : .all
+    }
+    if e.isSpace && state.header.pushToTalk != .openMic {
+        if let a = ptt.handle(e, now: now) { state.meters.talking = a == .startTalking; return .meters }
+        return []
+    }
+    guard let cmd = KeyMap.default.command(for: e) else { return [] }
+    switch cmd {
+    case .pushToTalk: return []
+    case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
+    case .help: state.overlay = .help; return [.overlay, .status]
+    case .textInput: state.input = LineEditor(); return .all
+    case .toolLogFocus:
+        state.toolLog.focused = true
+        state.toolLog.selected = state.toolLog.selected ?? max(0, state.toolLog.calls.count - 1)
+        return .all
+    case .toggleMicMode:
+        if state.header.pushToTalk == .openMic {
+            state.header.pushToTalk = lastProtocol == .kitty ? .kittyHold : .tapToggle
+            state.meters.talking = false
+        } else {
+            _ = ptt.cancel()
+            state.header.pushToTalk = .openMic
+            state.meters.talking = true
+        }
+        return [.header, .meters, .status]
+    case .quit, .interruptOrQuit: quit = true; return []
+    case .scrollPageUp: renderer.scrollTranscript(.pageUp, in: &state); return .transcript
+    case .scrollPageDown: renderer.scrollTranscript(.pageDown, in: &state); return .transcript
+    case .scrollTop: renderer.scrollTranscript(.top, in: &state); return .transcript
+    case .scrollBottom: renderer.scrollTranscript(.bottom, in: &state); return .transcript
+    case .scrollLineUp: renderer.scrollTranscript(.lines(-1), in: &state); return .transcript
+    case .scrollLineDown: renderer.scrollTranscript(.lines(1), in: &state); return .transcript
+    case .export: state.status = "export is not part of the demo"; return .status
+    }
+}
+
+var lastMeterFrame = 0.0
+while !quit {
+    let now = MonotonicClock.now()
+    var timeout: Int32 = still ? -1 : Int32(max(0, (lastMeterFrame + 0.033 - now) * 1000))
+    for d in [terminal.inputDeadline, ptt.deadline].compactMap({ $0 }) {
+        let ms = Int32(max(0, (d - now) * 1000) + 1)
+        timeout = timeout < 0 ? ms : min(timeout, ms)
+    }
+    var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0)]
+    _ = poll(&fds, 2, timeout)
+    let t = MonotonicClock.now()
+    var dirty: DirtyRegions = []
+
+    let sig = terminal.takeSignals()
+    if !sig.intersection([.interrupt, .terminate, .hangup]).isEmpty { break }
+    if sig.contains(.resize) { terminal.handleResize(); renderer.invalidate(); dirty = .all }
+
+    var events: [InputEvent] = []
+    if fds[0].revents != 0 { events += terminal.readInput(now: t) }
+    events += terminal.flushInput(now: t)
+    for ev in events {
+        switch ev {
+        case .key(let k): dirty.formUnion(handle(k, now: t))
+        case .paste(let text):
+            var ed = state.input ?? LineEditor()
+            ed.insert(text)
+            state.input = ed
+            dirty = .all
+        case .kittyFlags, .deviceAttributes, .focus: break
+        }
+    }
+    if terminal.keyboardProtocol != lastProtocol {
+        lastProtocol = terminal.keyboardProtocol
+        ptt.mode = lastProtocol == .kitty ? .kitty : .autoRepeat
+        if state.header.pushToTalk != .openMic { state.header.pushToTalk = lastProtocol == .kitty ? .kittyHold : .tapToggle }
+        dirty.formUnion([.header, .status])
+    }
+    if let a = ptt.tick(now: t) { state.meters.talking = a == .startTalking; dirty.insert(.meters) }
+    if !still && t - lastMeterFrame >= 0.033 {
+        lastMeterFrame = t
+        updateMeters(t)
+        dirty.formUnion([.meters, .header])
+    }
+    if quit { break }
+    if !dirty.isEmpty { renderer.render(state, dirty: dirty) }
+}
+terminal.stop()

@@ -1,0 +1,109 @@
+import CNcursesw
+import Foundation
+
+/// The terminal `Screen`: writes through ncursesw (wide characters, 256 colours with 8/16-colour fallback,
+/// `NO_COLOR` honoured). Created by `Terminal`; the only type that draws with curses.
+public final class NcursesScreen: Screen {
+    /// How many colours the backend uses.
+    public enum ColorMode: Sendable, Equatable { case none, eight, sixteen, full }
+
+    public let colorMode: ColorMode
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var pairs: [Int32: Int16] = [:]
+    private var nextPair: Int16 = 1
+    private let maxPairs: Int
+    private var wbuf: [wchar_t] = []
+
+    /// Wraps curses' `stdscr` after `newterm`. `noColor` forces attributes only (the `NO_COLOR` convention).
+    init(noColor: Bool) {
+        guard let w = parley_stdscr() else { fatalError("NcursesScreen before newterm") }
+        window = w
+        var mode = ColorMode.none
+        if !noColor && has_colors() {
+            start_color()
+            use_default_colors()
+            let n = parley_colors()
+            mode = n >= 256 ? .full : n >= 16 ? .sixteen : n >= 8 ? .eight : .none
+        }
+        colorMode = mode
+        maxPairs = Int(min(parley_color_pairs(), 32767))
+    }
+
+    public var size: Size { Size(rows: Int(parley_getmaxy(window)), columns: Int(parley_getmaxx(window))) }
+
+    public func put(row: Int, column: Int, text: String, style: CellStyle) {
+        let (attrs, pair) = resolve(style)
+        parley_attr_set(window, attrs, pair)
+        var col = column
+        var chunkStart = column
+        wbuf.removeAll(keepingCapacity: true)
+        func flush() {
+            guard !wbuf.isEmpty else { return }
+            _ = wbuf.withUnsafeBufferPointer { parley_mvaddnwstr(window, Int32(row), Int32(chunkStart), $0.baseAddress, Int32($0.count)) }
+            wbuf.removeAll(keepingCapacity: true)
+        }
+        for ch in text {
+            let w = DisplayWidth.of(ch)
+            if w == 0 { continue }
+            if ch.isASCII {
+                if wbuf.isEmpty { chunkStart = col }
+                wbuf.append(wchar_t(ch.unicodeScalars.first?.value ?? 32))
+            } else {
+                // Each non-ASCII character goes to its own computed column, so a width disagreement with the
+                // C library's wcwidth cannot shift the rest of the row.
+                flush()
+                chunkStart = col
+                for s in ch.unicodeScalars.prefix(5) { wbuf.append(wchar_t(bitPattern: s.value)) }
+                flush()
+            }
+            col += w
+        }
+        flush()
+    }
+
+    public func clear(_ rect: Rect, style: CellStyle) {
+        let blank = String(repeating: " ", count: rect.columns)
+        for r in rect.row..<(rect.row + rect.rows) { put(row: r, column: rect.column, text: blank, style: style) }
+    }
+
+    public func present() {
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    public func invalidate() { clearok(parley_curscr(), true) }
+
+    private func resolve(_ s: CellStyle) -> (attr_t, Int16) {
+        var a = parley_a_normal()
+        var attrs = s.attributes
+        if colorMode == .none, s.bg != .default, !attrs.contains(.reverse) { attrs.insert(.reverse) }
+        if attrs.contains(.bold) { a |= parley_a_bold() }
+        if attrs.contains(.dim) { a |= parley_a_dim() }
+        if attrs.contains(.underline) { a |= parley_a_underline() }
+        if attrs.contains(.reverse) { a |= parley_a_reverse() }
+        if attrs.contains(.italic) { a |= parley_a_italic() }
+        guard colorMode != .none else { return (a, 0) }
+        let fg = map(s.fg), bg = map(s.bg)
+        if fg == -1 && bg == -1 { return (a, 0) }
+        let key = (Int32(fg) + 1) << 16 | (Int32(bg) + 1)
+        if let p = pairs[key] { return (a, p) }
+        guard Int(nextPair) < maxPairs else { return (a, 0) }
+        let p = nextPair
+        nextPair += 1
+        init_pair(p, fg, bg)
+        pairs[key] = p
+        return (a, p)
+    }
+
+    private func map(_ c: Color) -> Int16 {
+        switch c {
+        case .default: return -1
+        case .index(let i):
+            switch colorMode {
+            case .full: return Int16(i)
+            case .sixteen: return Int16(Palette.nearest(i, within: 16))
+            case .eight, .none: return Int16(Palette.nearest(i, within: 8))
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import CNcursesw
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal's lifetime: takes it over (locale, curses, raw mode, hidden cursor, bracketed paste, kitty
+/// keyboard detection) and gives it back on `stop()`, on SIGINT/SIGTERM/SIGHUP (through the App, which
+/// sees them in `takeSignals()`) and on crashes (restore, then re-raise).
+///
+/// Input is not read with curses: the App polls fd 0 and `signalFD`, then calls `readInput(now:)`.
+/// Main thread only.
+public final class Terminal {
+    /// Keyboard protocol detection state.
+    public enum KeyboardProtocol: Sendable, Equatable {
+        /// Queries sent, replies pending (keys work; Space is treated as legacy until known).
+        case detecting
+        /// The kitty protocol is on: Space reports press, repeat and release.
+        case kitty
+        /// No kitty protocol: infer holds from auto-repeat.
+        case legacy
+    }
+
+    /// Start-up options.
+    public struct Options: Sendable {
+        /// Kitty progressive-enhancement flags to push (1 disambiguate | 2 event types | 8 all keys as escapes).
+        public var kittyFlags: Int = 11
+        /// Ask the terminal whether it speaks the kitty protocol.
+        public var detectKitty = true
+        /// Give up waiting for the detection replies after this many seconds.
+        public var detectionTimeout: Double = 1.0
+        public var bracketedPaste = true
+        /// Esc-key ambiguity timeout for the decoder.
+        public var escapeTimeout: Double = 0.05
+        /// Also wake this fd (an eventfd or pipe of the App; 8 bytes are written) when a signal arrives.
+        public var extraWakeFD: Int32?
+        /// Draw without colours; defaults to `NO_COLOR` being set and non-empty.
+        public var noColor: Bool
+        public init(noColor: Bool = (getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)) { self.noColor = noColor }
+    }
+
+    /// The screen to hand to a `FrameRenderer`.
+    public let screen: NcursesScreen
+    /// Poll this for readability too: a byte arrives on resize and quit signals. `takeSignals()` drains it.
+    public let signalFD: Int32
+    public private(set) var keyboardProtocol: KeyboardProtocol
+    /// True once stdin reported end of file.
+    public private(set) var inputClosed = false
+
+    private let options: Options
+    private var decoder: KeyDecoder
+    private var detectionDeadline: Double?
+    private var sawKittyReply = false
+    private var kittyPushed = false
+    private var stopped = false
+    private let pipeWrite: Int32
+    private let output: UnsafeMutablePointer<FILE>
+    private nonisolated(unsafe) static var isActive = false
+
+    /// Takes over the terminal and draws nothing yet. Fast: detection replies are read later through
+    /// `readInput`, so no waiting happens here.
+    public static func start(_ options: Options = Options()) throws(TerminalError) -> Terminal {
+        guard !isActive else { throw .alreadyActive }
+        guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
+        return try Terminal(options)
+    }
+
+    private init(_ options: Options) throws(TerminalError) {
+        self.options = options
+        decoder = KeyDecoder(escapeTimeout: options.escapeTimeout)
+        Self.ensureUTF8Locale()
+        if tcgetattr(0, SignalState.savedTermios) == 0 { SignalState.hasSavedTermios = true }
+        let term = getenv("TERM").map { String(cString: $0) } ?? "dumb"
+        guard let out = fdopen(1, "w"), let input = fdopen(0, "r") else { throw .notATerminal }
+        output = out
+        guard newterm(nil, out, input) != nil else { throw .cursesFailed(term: term) }
+        raw(); noecho(); nonl()
+        typeahead(-1)  // never let curses peek at stdin
+        intrflush(parley_stdscr(), false)
+        keypad(parley_stdscr(), false)
+        curs_set(0)
+        screen = NcursesScreen(noColor: options.noColor)
+
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        signalFD = fds[0]
+        pipeWrite = fds[1]
+        keyboardProtocol = options.detectKitty ? .detecting : .legacy
+
+        // Bytes that undo everything, written by the crash path without curses.
+        let restore = "\u{1b}[<u" + "\u{1b}[?2004l" + "\u{1b}[0m" + "\u{1b}[?25h" + "\u{1b}[?1049l" + "\r\n"
+        let bytes = Array(restore.utf8)
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+        p.initialize(from: bytes, count: bytes.count)
+        SignalState.restoreBytes = p
+        SignalState.restoreCount = bytes.count
+        SignalState.pipeWrite = pipeWrite
+        SignalState.extraWakeFD = options.extraWakeFD ?? -1
+        SignalState.pending.store(0, ordering: .sequentiallyConsistent)
+        SignalState.active.store(1, ordering: .sequentiallyConsistent)
+        SignalState.installHandlers()
+        atexit { SignalState.emergencyRestore() }
+        Self.isActive = true
+
+        var setup = ""
+        if options.bracketedPaste { setup += "\u{1b}[?2004h" }
+        if options.detectKitty {
+            setup += "\u{1b}[?u\u{1b}[c"
+            detectionDeadline = MonotonicClock.now() + options.detectionTimeout
+        }
+        writeRaw(setup)
+    }
+
+    deinit { stop() }
+
+    /// Gives the terminal back: pops kitty flags, bracketed paste off, cursor on, `endwin`, tty modes restored,
+    /// signal handlers restored. Idempotent; call it on every exit path.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        SignalState.uninstallAll()
+        curs_set(1)
+        endwin()
+        var tail = ""
+        if kittyPushed { tail += "\u{1b}[<u" }
+        if options.bracketedPaste { tail += "\u{1b}[?2004l" }
+        writeRaw(tail)
+        if SignalState.hasSavedTermios { tcsetattr(0, TCSANOW, SignalState.savedTermios) }
+        SignalState.active.store(0, ordering: .sequentiallyConsistent)
+        SignalState.pipeWrite = -1
+        SignalState.extraWakeFD = -1
+        if signalFD >= 0 { close(signalFD) }
+        if pipeWrite >= 0 { close(pipeWrite) }
+        Self.isActive = false
+    }
+
+    /// Signals received since the last call (drains `signalFD`).
+    public func takeSignals() -> TerminalSignals {
+        var buf = [UInt8](repeating: 0, count: 64)
+        while signalFD >= 0, read(signalFD, &buf, buf.count) > 0 {}
+        var s = TerminalSignals(rawValue: SignalState.pending.exchange(0, ordering: .sequentiallyConsistent))
+        if inputClosed { s.insert(.hangup) }
+        return s
+    }
+
+    /// After a `.resize` signal: reads the new size from the tty, resizes curses, and returns the size.
+    /// Redraw everything afterwards (`FrameRenderer.invalidate()` then `render`).
+    @discardableResult
+    public func handleResize() -> Size {
+        var rows: Int32 = 0, cols: Int32 = 0
+        if parley_winsize(1, &rows, &cols) == 0 { resizeterm(rows, cols) }
+        screen.invalidate()
+        return screen.size
+    }
+
+    /// Reads what stdin has (call when poll reports fd 0 readable) and decodes it. Kitty detection replies are
+    /// consumed here and also returned, so the App can update the header from `keyboardProtocol`.
+    public func readInput(now: Double = MonotonicClock.now()) -> [InputEvent] {
+        var events: [InputEvent] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<64 {
+            var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { break }
+            let n = read(0, &buf, buf.count)
+            if n == 0 { inputClosed = true; SignalState.wake(); break }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; inputClosed = true; break }
+            events += decoder.feed(buf[0..<n], now: now)
+            if n < buf.count { break }
+        }
+        events += flushInput(now: now)
+        for e in events { observe(e) }
+        return events
+    }
+
+    /// Resolves timeouts (a lone Esc, detection without reply); call at `inputDeadline`.
+    public func flushInput(now: Double = MonotonicClock.now()) -> [InputEvent] {
+        if let d = detectionDeadline, now >= d, keyboardProtocol == .detecting {
+            keyboardProtocol = .legacy
+            detectionDeadline = nil
+        }
+        return decoder.flush(now: now)
+    }
+
+    /// The earliest time `flushInput` must run, or nil (use it in the poll timeout).
+    public var inputDeadline: Double? {
+        [decoder.deadline, keyboardProtocol == .detecting ? detectionDeadline : nil].compactMap { $0 }.min()
+    }
+
+    private func observe(_ e: InputEvent) {
+        switch e {
+        case .kittyFlags:
+            sawKittyReply = true
+        case .deviceAttributes:
+            guard keyboardProtocol == .detecting else { return }
+            detectionDeadline = nil
+            if sawKittyReply {
+                writeRaw("\u{1b}[>\(options.kittyFlags)u")
+                kittyPushed = true
+                keyboardProtocol = .kitty
+            } else {
+                keyboardProtocol = .legacy
+            }
+        default: break
+        }
+    }
+
+    private func writeRaw(_ s: String) {
+        guard !s.isEmpty else { return }
+        fflush(output)
+        let bytes = Array(s.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count) }
+            if n <= 0 { if errno == EINTR { continue }; break }
+            off += n
+        }
+    }
+
+    static func ensureUTF8Locale() {
+        setlocale(LC_ALL, "")
+        if let cs = nl_langinfo(nl_item(CODESET)), String(cString: cs).uppercased().filter({ $0 != "-" }) == "UTF8" { return }
+        if setlocale(LC_CTYPE, "C.UTF-8") == nil { _ = setlocale(LC_CTYPE, "en_US.UTF-8") }
+    }
+}
