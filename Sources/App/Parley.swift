@@ -36,7 +36,23 @@ struct Parley: AsyncParsableCommand {
             return
         }
         if !demo { _ = try report { try config.credential() } }
-        throw report(ParleyError.usage("the full-screen conversation is not built yet; try `parley ask`"))
+        let paths = Paths()
+        FileLogHandler.bootstrap(path: config.logFile ?? paths.defaultLogFile)
+        var resumed: (ResumeStore.Saved, age: Double)?
+        if resume {
+            switch ResumeStore(path: paths.resumeFile).usable(model: config.model) {
+            case .success(let r): resumed = r
+            case .failure(let e): throw report(e)
+            }
+        }
+        let app = InteractiveApp(config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths)
+        let status: Int32
+        do {
+            status = try await app.run()
+        } catch let e as ParleyError {
+            throw report(e)
+        }
+        if status != 0 { throw ExitCode(status) }
     }
 }
 

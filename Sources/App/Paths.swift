@@ -18,25 +18,10 @@ struct Paths: Sendable {
     }
 
     var configFile: String { configHome + "/config.toml" }
-    var userThemes: String { configHome + "/themes" }
     var transcripts: String { dataHome }
     var resumeFile: String { stateHome + "/resume.json" }
     var stateFile: String { stateHome + "/state.json" }
     var defaultLogFile: String { stateHome + "/parley.log" }
-
-    /// The bundled `themes/` directory: next to the executable's package (a checkout) or installed beside it.
-    static func bundledThemes(executable: String = CommandLine.arguments.first ?? "") -> String? {
-        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-        let fm = FileManager.default
-        for _ in 0..<6 {
-            for candidate in ["themes", "share/parley/themes", "../share/parley/themes"] {
-                let path = url.appendingPathComponent(candidate).standardizedFileURL.path
-                if fm.fileExists(atPath: path + "/default.toml") { return path }
-            }
-            url.deleteLastPathComponent()
-        }
-        return nil
-    }
 
     /// Creates a directory (and parents) with owner-only permissions if it is missing.
     static func ensureDirectory(_ path: String) throws {

@@ -1,0 +1,189 @@
+import Foundation
+import Live
+import PulseAudio
+import Synchronization
+
+/// The audio side of a conversation: mic chunks go straight from the capture thread to the Live session,
+/// reply audio straight from the receive path to the playback thread. Nothing here waits for the main loop.
+final class AudioIO: Sendable {
+    let capture: (any AudioSource)?
+    let playback: (any AudioSink)?
+    let echoCanceller: EchoCanceller?
+    private let state: Mutex<Shared>
+    private let events: EventQueue
+
+    struct Shared {
+        var session: LiveSession?
+        /// Push-to-talk: `activityEnd` follows the chunk that closes the gate.
+        var manualActivity = true
+        var halfDuplex: HalfDuplexGate
+        var modelSpeaking = false
+        /// Drop reply audio until the turn completes (Ctrl-C interrupted it here).
+        var discarding = false
+        var awaitingFirstAudio = true
+    }
+
+    /// What could not be opened, in words for the banner; nil when sound works.
+    let problem: String?
+
+    /// Opens the devices; failures leave the program running text-only with `problem` set.
+    init(config: Config, noAudio: Bool, events: EventQueue, logger: (String) -> Void) {
+        self.events = events
+        var problem: String?
+        var ec: EchoCanceller?
+        var capture: (any AudioSource)?
+        var playback: (any AudioSink)?
+        var protection = HalfDuplexGate.Protection.halfDuplex
+        if noAudio {
+            problem = "no audio (--no-audio): type with Tab"
+        } else {
+            var mic = config.mic
+            var speaker = config.speaker
+            if config.echoCancel {
+                do {
+                    let canceller = try EchoCanceller(source: mic, sink: speaker)
+                    mic = canceller.sourceName
+                    speaker = canceller.sinkName
+                    protection = .echoCancellation(method: canceller.method)
+                    ec = canceller
+                } catch {
+                    logger("echo cancellation unavailable: \(error)")
+                }
+            }
+            let p = PulsePlayback(
+                options: PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs),
+                onEvent: { e in AudioIO.report(e, to: events) })
+            let c = PulseCapture(options: PulseCapture.Options(device: mic), onEvent: { e in AudioIO.report(e, to: events) })
+            do {
+                try p.open()
+                playback = p
+                capture = c
+            } catch {
+                problem = "no audio: \(error) — text only (Tab to type)"
+                ec = nil
+            }
+        }
+        self.capture = capture
+        self.playback = playback
+        echoCanceller = ec
+        self.problem = problem
+        state = Mutex(Shared(halfDuplex: HalfDuplexGate(protection: protection)))
+        if let capture {
+            do {
+                try capture.open { [weak self] chunk in self?.captured(chunk) }
+            } catch {
+                playback?.close()
+                self.problemOverride.withLock { $0 = "no microphone: \(error) — text only (Tab to type)" }
+            }
+        }
+    }
+
+    private let problemOverride = Mutex<String?>(nil)
+    /// The reason sound is off, if it is.
+    var unavailable: String? { problemOverride.withLock { $0 } ?? problem }
+
+    /// Which protection against the model hearing itself is active, for the meters line.
+    var protectionDescription: String { state.withLock { $0.halfDuplex.protection.description } }
+
+    static func report(_ e: AudioEvent, to events: EventQueue) {
+        switch e {
+        case .deviceLost(let kind, let device, let error):
+            events.post(.audioNotice("\(kind) \(device ?? "default") went away (\(error)); reopening on the default device"))
+        case .reopened(let kind, let device):
+            events.post(.audioNotice("\(kind) reopened on \(device ?? "the default device")"))
+        case .reopenFailed(let kind, let error):
+            events.post(.audioNotice("\(kind) could not be reopened: \(error); retrying every second"))
+        case .playbackFinished:
+            break
+        }
+    }
+
+    func attach(_ session: LiveSession) { state.withLock { $0.session = session } }
+
+    func setManualActivity(_ manual: Bool) {
+        state.withLock {
+            $0.manualActivity = manual
+            $0.halfDuplex.protection = manual ? .none : ($0.halfDuplex.protection == .none ? .halfDuplex : $0.halfDuplex.protection)
+        }
+    }
+
+    /// The capture thread's consumer: gate → (half-duplex) → session.
+    private func captured(_ chunk: AudioChunk) {
+        let bytes = Data(chunk.littleEndianBytes)
+        let now = Double(chunk.timestamp) / 1e9
+        let playing = playback?.levels().rmsDBFS ?? -100
+        let (session, manual, pass) = state.withLock { s in
+            let pass = s.manualActivity
+                || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelSpeaking, at: now)
+            return (s.session, s.manualActivity, pass)
+        }
+        guard let session else { return }
+        if pass { session.sendAudio(bytes) }
+        if chunk.endsGate, manual { session.activityEnd() }
+    }
+
+    /// Push-to-talk pressed.
+    func startTalking() {
+        let session = state.withLock { $0.session }
+        session?.activityStart()
+        if let capture { capture.setGate(open: true) }
+    }
+
+    /// Push-to-talk released: the capture thread delivers the chunk in flight, then sends `activityEnd`.
+    func stopTalking() {
+        if let capture, capture.isGateOpen {
+            capture.setGate(open: false)
+        } else {
+            state.withLock { $0.session }?.activityEnd()
+        }
+    }
+
+    /// Open mic on or off; off tells the server the stream paused.
+    func setOpenMic(_ open: Bool) {
+        guard let capture else { return }
+        let wasOpen = capture.isGateOpen
+        capture.setGate(open: open)
+        if wasOpen, !open { state.withLock { $0.session }?.audioStreamEnd() }
+    }
+
+    /// The Live receive path's playback hook.
+    func playbackCommand(_ command: PlaybackCommand) {
+        switch command {
+        case .play(let pcm):
+            let (discard, first) = state.withLock { s -> (Bool, Bool) in
+                s.modelSpeaking = true
+                defer { s.awaitingFirstAudio = false }
+                return (s.discarding, s.awaitingFirstAudio)
+            }
+            if first { events.post(.replyAudioStarted) }
+            guard !discard, let playback else { return }
+            let samples = pcm.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) } }
+            playback.write(samples)
+        case .flush:
+            playback?.flush()
+            state.withLock {
+                $0.modelSpeaking = false
+                $0.awaitingFirstAudio = true
+            }
+        case .turnComplete:
+            playback?.drain()
+            state.withLock {
+                $0.modelSpeaking = false
+                $0.discarding = false
+                $0.awaitingFirstAudio = true
+            }
+        }
+    }
+
+    /// Ctrl-C during a reply: silence now and drop the rest of it.
+    func interruptReply() {
+        state.withLock { $0.discarding = true }
+        playback?.flush()
+    }
+
+    func close() {
+        capture?.close()
+        playback?.close()
+        try? echoCanceller?.unload()
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Live
+
+/// The last conversation's resumption handle, kept across runs in a file only the user can read. The handle is
+/// a secret: it is written here and sent in `setup`, nowhere else.
+struct ResumeStore {
+    let path: String
+
+    struct Saved: Codable {
+        var handle: Secret
+        /// Wall-clock time the handle arrived (seconds since 1970).
+        var savedAt: Double
+        var model: String
+        var voice: String
+        /// The transcript file of the conversation, to show it again.
+        var transcript: String?
+    }
+
+    /// A handle is usable for 2 hours after the connection that gave it ends.
+    static let lifetime: Double = 2 * 60 * 60
+
+    func save(_ saved: Saved) {
+        let dir = (path as NSString).deletingLastPathComponent
+        try? Paths.ensureDirectory(dir)
+        guard let data = try? JSONEncoder().encode(saved) else { return }
+        let tmp = path + ".tmp"
+        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        _ = try? FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: tmp))
+        chmod(path, 0o600)
+    }
+
+    func load() -> Saved? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(Saved.self, from: data)
+    }
+
+    /// The saved handle if it is still young enough for `model`, with its age in seconds; otherwise why not.
+    func usable(model: String, now: Date = Date()) -> Result<(Saved, age: Double), ParleyError> {
+        guard let saved = load() else {
+            return .failure(.usage("nothing to resume: no earlier conversation was saved (start one without --resume)"))
+        }
+        let age = now.timeIntervalSince1970 - saved.savedAt
+        guard age < Self.lifetime else {
+            return .failure(.usage("the last conversation is \(Int(age / 60)) minutes old; Gemini keeps it for 2 hours only (start a new one without --resume)"))
+        }
+        guard LiveModel.resourceName(saved.model) == LiveModel.resourceName(model) else {
+            return .failure(.usage("the last conversation used \(saved.model); a resumed session cannot change the model (drop --model or --resume)"))
+        }
+        return .success((saved, age))
+    }
+}

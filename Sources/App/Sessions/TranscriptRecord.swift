@@ -1,0 +1,68 @@
+import Foundation
+import Live
+
+/// One line of a saved session (JSON lines under `$XDG_DATA_HOME/parley/`).
+struct TranscriptRecord: Codable, Sendable, Equatable {
+    /// ISO 8601 time, filled in when the record is written.
+    var time: String?
+    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `reconnect`, `voice`.
+    var kind: String
+    var text: String?
+    var interrupted: Bool?
+    var toolID: String?
+    var toolName: String?
+    var arguments: String?
+    var state: String?
+    var result: String?
+    var duration: Double?
+    var usage: UsageMetadata?
+    var voice: String?
+    var model: String?
+    var resumed: Bool?
+
+    init(kind: String) { self.kind = kind }
+
+    static func line(speaker: String, text: String, interrupted: Bool) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: speaker)
+        r.text = text
+        if interrupted { r.interrupted = true }
+        return r
+    }
+
+    static func tool(id: String, name: String, arguments: String, state: String, result: String?, duration: Double?) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "tool")
+        r.toolID = id
+        r.toolName = name
+        r.arguments = arguments
+        r.state = state
+        r.result = result
+        r.duration = duration
+        return r
+    }
+
+    static func usage(_ u: UsageMetadata) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "usage")
+        r.usage = u
+        return r
+    }
+
+    static func reconnect(resumed: Bool) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "reconnect")
+        r.resumed = resumed
+        return r
+    }
+
+    static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "voice")
+        r.voice = name
+        r.resumed = resumed
+        return r
+    }
+
+    static func session(model: String, voice: String) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "session")
+        r.model = model
+        r.voice = voice
+        return r
+    }
+}

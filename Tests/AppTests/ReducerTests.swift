@@ -1,0 +1,268 @@
+import Foundation
+import Live
+import TUI
+import XCTest
+
+@testable import App
+
+final class ReducerTests: XCTestCase {
+    var s = AppState(config: Config(), demo: false, audioAvailable: true, kitty: false)
+    var now = 0.0
+
+    @discardableResult
+    func on(_ e: AppEvent, at t: Double? = nil) -> [Effect] {
+        if let t { now = t }
+        return Reducer.reduce(&s, e, now: now)
+    }
+
+    @discardableResult
+    func key(_ k: KeyEvent, at t: Double? = nil) -> [Effect] { on(.input(.key(k)), at: t) }
+
+    func live() { on(.live(.setupComplete(resumed: false))) }
+
+    var space: KeyEvent { KeyEvent(.character(" ")) }
+
+    func talkEffects(_ fx: [Effect]) -> [Effect] { fx.filter { $0 == .startTalking || $0 == .stopTalking } }
+
+    var lines: [(Speaker, String)] { s.ui.transcript.entries.map { ($0.speaker, $0.text + $0.interim) } }
+
+    // MARK: push-to-talk
+
+    func testTapTogglesTalkingInALegacyTerminal() {
+        live()
+        XCTAssertEqual(talkEffects(key(space, at: 1)), [.startTalking])
+        XCTAssertTrue(s.micOpen)
+        XCTAssertTrue(s.ui.meters.talking)
+        XCTAssertEqual(talkEffects(on(.tick, at: 2)), [], "no repeats: it was a tap, talking stays on")
+        XCTAssertTrue(s.micOpen)
+        XCTAssertEqual(talkEffects(key(space, at: 4)), [.stopTalking])
+        XCTAssertFalse(s.micOpen)
+        XCTAssertEqual(s.userTurnEndedAt, 4)
+    }
+
+    func testHeldSpaceReleaseIsInferredFromAutoRepeat() {
+        live()
+        XCTAssertEqual(talkEffects(key(space, at: 1)), [.startTalking])
+        for t in stride(from: 1.5, through: 3.0, by: 0.033) { XCTAssertEqual(talkEffects(key(space, at: t)), []) }
+        XCTAssertTrue(s.micOpen)
+        XCTAssertEqual(talkEffects(on(.tick, at: 3.3)), [.stopTalking], "repeats stopped: released")
+        XCTAssertFalse(s.micOpen)
+    }
+
+    func testKittyReportsTrueRelease() {
+        live()
+        on(.input(.kittyFlags(11)))
+        XCTAssertEqual(s.ui.header.pushToTalk, .kittyHold)
+        XCTAssertEqual(talkEffects(key(space, at: 1)), [.startTalking])
+        XCTAssertEqual(talkEffects(key(KeyEvent(.character(" "), kind: .repeat), at: 1.5)), [])
+        XCTAssertEqual(talkEffects(key(KeyEvent(.character(" "), kind: .release), at: 2)), [.stopTalking])
+    }
+
+    func testTalkingWithoutAudioPointsAtTyping() {
+        s = AppState(config: Config(), demo: false, audioAvailable: false, kitty: false)
+        live()
+        XCTAssertEqual(talkEffects(key(space, at: 1)), [])
+        XCTAssertFalse(s.micOpen)
+        XCTAssertTrue(s.ui.status?.contains("Tab") == true)
+    }
+
+    // MARK: transcripts
+
+    func testTranscriptsStreamThenFinishOnTurnComplete() {
+        live()
+        on(.live(.inputTranscription("What is ", finished: false)))
+        on(.live(.inputTranscription("the time?", finished: false)))
+        XCTAssertEqual(s.ui.transcript.entries.last?.interim, "What is the time?")
+        on(.live(.outputTranscription("It is ", finished: false)))
+        XCTAssertEqual(s.ui.transcript.entries.first { $0.speaker == .user }?.text, "What is the time?", "user turn finished when the model starts")
+        on(.live(.outputTranscription("noon.", finished: false)))
+        XCTAssertTrue(s.modelResponding)
+        let fx = on(.live(.turnComplete(reason: nil)))
+        XCTAssertFalse(s.modelResponding)
+        let model = s.ui.transcript.entries.last
+        XCTAssertEqual(model?.speaker, .model)
+        XCTAssertEqual(model?.text, "It is noon.")
+        XCTAssertEqual(model?.interim, "")
+        XCTAssertTrue(fx.contains(.record(.line(speaker: "model", text: "It is noon.", interrupted: false))))
+    }
+
+    func testBargeInMarksTheCut() {
+        live()
+        on(.live(.outputTranscription("Once upon a time", finished: false)))
+        let fx = on(.live(.interrupted))
+        XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
+        XCTAssertFalse(s.modelResponding)
+        XCTAssertTrue(fx.contains(.record(.line(speaker: "model", text: "Once upon a time", interrupted: true))))
+        on(.live(.turnComplete(reason: nil)))
+        XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .model }.count, 1)
+    }
+
+    func testTypedMessageIsSentAndShown() {
+        live()
+        XCTAssertEqual(key(KeyEvent(.tab)), [])
+        XCTAssertNotNil(s.ui.input)
+        for c in "héllo 世界" { key(.char(c)) }
+        let fx = key(KeyEvent(.enter), at: 3)
+        XCTAssertTrue(fx.contains(.sendText("héllo 世界")))
+        XCTAssertEqual(lines.last?.1, "héllo 世界")
+        XCTAssertEqual(s.userTurnEndedAt, 3)
+        key(KeyEvent(.escape))
+        XCTAssertNil(s.ui.input)
+        XCTAssertEqual(key(.char("q")), [.quit], "q quits once the input line is closed")
+    }
+
+    func testLatencyIsEndOfSpeechToFirstReplyAudio() {
+        live()
+        key(space, at: 1)
+        key(space, at: 3)
+        on(.replyAudioStarted, at: 3.42)
+        XCTAssertEqual(s.ui.header.latencyMs, 420)
+    }
+
+    // MARK: Ctrl-C and quitting
+
+    func testCtrlCInterruptsAReplyThenQuits() {
+        live()
+        on(.live(.outputTranscription("a long answer", finished: false)))
+        XCTAssertEqual(key(.ctrl("c")), [.interruptPlayback])
+        XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
+        XCTAssertFalse(s.quitting)
+        XCTAssertEqual(key(.ctrl("c")), [.quit])
+        XCTAssertTrue(s.quitting)
+    }
+
+    func testQuitWhileTalkingReleasesTheMicFirst() {
+        live()
+        key(space, at: 1)
+        XCTAssertEqual(on(.quitRequested), [.stopTalking, .quit])
+    }
+
+    // MARK: voice switch
+
+    func testVoiceMenuChooseSwitchesWithResumption() {
+        live()
+        key(.char("v"))
+        guard case .voiceMenu? = s.ui.overlay else { return XCTFail("menu not open") }
+        for c in "kor" { key(.char(c)) }
+        let fx = key(KeyEvent(.enter))
+        XCTAssertNil(s.ui.overlay)
+        XCTAssertTrue(fx.contains(.switchVoice("Kore")), "\(fx)")
+        XCTAssertEqual(s.pendingVoice, "Kore")
+        XCTAssertEqual(s.ui.header.voice, "Puck", "the header changes when the new voice is live")
+        on(.live(.connecting(attempt: 0, resuming: true)))
+        let done = on(.live(.setupComplete(resumed: true)))
+        XCTAssertEqual(s.ui.header.voice, "Kore")
+        XCTAssertEqual(s.voice, "Kore")
+        XCTAssertTrue(lines.last?.1.contains("voice changed to Kore — the conversation continues") == true)
+        XCTAssertFalse(done.contains(.seedTranscript))
+    }
+
+    func testVoiceSwitchWithoutHandleSeedsANewSession() {
+        live()
+        key(.char("v"))
+        key(KeyEvent(.down))
+        let fx = key(KeyEvent(.enter))
+        guard case .switchVoice(let name)? = fx.first(where: { if case .switchVoice = $0 { true } else { false } }) else { return XCTFail("\(fx)") }
+        let done = on(.live(.setupComplete(resumed: false)))
+        XCTAssertEqual(s.ui.header.voice, name)
+        XCTAssertTrue(done.contains(.seedTranscript))
+        XCTAssertTrue(lines.last?.1.contains("new session, seeded with the transcript") == true)
+    }
+
+    func testVoiceSwitchMidReplySaysItWaits() {
+        live()
+        on(.live(.outputTranscription("talking", finished: false)))
+        key(.char("v"))
+        key(.char("c"))
+        key(.char("h"))
+        key(.char("a"))
+        let fx = key(KeyEvent(.enter))
+        XCTAssertTrue(fx.contains(.switchVoice("Charon")), "\(fx)")
+        XCTAssertTrue(s.ui.transcript.entries.contains { $0.text.contains("switching to Charon when this reply ends") })
+    }
+
+    func testEscClosesTheMenuWithoutSwitching() {
+        live()
+        key(.char("v"))
+        XCTAssertEqual(key(KeyEvent(.escape)), [])
+        XCTAssertNil(s.ui.overlay)
+        XCTAssertNil(s.pendingVoice)
+    }
+
+    // MARK: connection
+
+    func testReconnectShowsCountdownThenResumes() {
+        live()
+        on(.live(.connectionClosed(.dropped())), at: 10)
+        on(.live(.reconnecting(attempt: 2, delay: 1.0, after: .dropped())), at: 10)
+        XCTAssertEqual(s.ui.header.connection, .resuming(inSeconds: 1))
+        XCTAssertEqual(s.ui.transcript.entries.last?.speaker, .error)
+        on(.live(.connecting(attempt: 2, resuming: true)), at: 11)
+        let fx = on(.live(.setupComplete(resumed: true)), at: 11.1)
+        XCTAssertEqual(s.ui.header.connection, .live)
+        XCTAssertTrue(lines.last?.1.contains("reconnected — conversation resumed") == true)
+        XCTAssertTrue(fx.contains(.record(.reconnect(resumed: true))))
+    }
+
+    func testFatalCloseShowsReasonAndCodeAndStopsTheMic() {
+        live()
+        key(space, at: 1)
+        let reason = CloseReason(code: 1007, reason: "API key not valid. Please pass a valid API key.")
+        let fx = on(.live(.failed(reason)))
+        XCTAssertTrue(fx.contains(.stopTalking))
+        XCTAssertEqual(s.ui.header.connection, .failed(reason: "API key not valid. Please pass a valid API key."))
+        XCTAssertTrue(lines.last?.1.contains("1007") == true)
+        XCTAssertTrue(lines.last?.1.contains("GEMINI_API_KEY") == true)
+    }
+
+    func testGoAwayCountsDown() {
+        live()
+        on(.live(.goAway(timeLeft: .seconds(50))), at: 100)
+        XCTAssertEqual(s.ui.header.goAwaySeconds, 50)
+        on(.tick, at: 120)
+        XCTAssertEqual(s.ui.header.goAwaySeconds, 30)
+        on(.live(.setupComplete(resumed: true)), at: 121)
+        XCTAssertNil(s.ui.header.goAwaySeconds)
+    }
+
+    func testOpenMicModeSwitchOpensTheMicWhenLive() {
+        live()
+        let fx = key(.char("m"))
+        XCTAssertTrue(fx.contains(.switchMode(.open)))
+        let done = on(.live(.setupComplete(resumed: true)))
+        XCTAssertEqual(s.mode, .open)
+        XCTAssertEqual(s.ui.header.pushToTalk, .openMic)
+        XCTAssertTrue(done.contains(.setOpenMic(true)))
+        XCTAssertEqual(key(space), [.setOpenMic(false)], "Space mutes in open mic")
+        XCTAssertTrue(s.ui.meters.micMuted)
+    }
+
+    // MARK: tools
+
+    func testToolCallLifecycle() {
+        live()
+        let fx = on(.live(.toolCall([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])])), at: 5)
+        XCTAssertEqual(fx, [.runTools([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])])])
+        XCTAssertEqual(s.ui.toolLog.calls.map(\.state), [.running, .running])
+        on(.toolFinished(id: "c1", ok: true, result: #"{"local":"noon"}"#), at: 5.25)
+        XCTAssertEqual(s.ui.toolLog.calls[0].state, .ok)
+        XCTAssertEqual(s.ui.toolLog.calls[0].duration ?? 0, 0.25, accuracy: 1e-9)
+        let cancel = on(.live(.toolCallCancellation(ids: ["c2"])), at: 6)
+        XCTAssertEqual(s.ui.toolLog.calls[1].state, .cancelled)
+        XCTAssertTrue(cancel.contains(.cancelTools(["c2"])))
+        on(.toolFinished(id: "c2", ok: true, result: "late"), at: 7)
+        XCTAssertEqual(s.ui.toolLog.calls[1].state, .cancelled, "a cancelled call stays cancelled")
+    }
+
+    func testScrollKeysScroll() {
+        XCTAssertEqual(key(KeyEvent(.pageUp)), [.scroll(.pageUp)])
+        XCTAssertEqual(key(KeyEvent(.end)), [.scroll(.bottom)])
+    }
+
+    func testHelpOpensAndAnyKeyCloses() {
+        key(.char("?"))
+        XCTAssertEqual(s.ui.overlay, .help)
+        key(.char("x"))
+        XCTAssertNil(s.ui.overlay)
+    }
+}

@@ -1,0 +1,341 @@
+import Foundation
+import Live
+import LiveSimulator
+import Synchronization
+import XCTest
+
+/// The client against the simulator over a real loopback WebSocket.
+final class SessionIntegrationTests: XCTestCase {
+    var simulator: LiveSimulator!
+
+    override func tearDown() async throws {
+        try? await simulator?.stop()
+        simulator = nil
+    }
+
+    func startSimulator(_ options: SimulatorOptions = SimulatorOptions()) async throws -> String {
+        simulator = LiveSimulator(options: options)
+        _ = try await simulator.start()
+        return simulator.url
+    }
+
+    func setup(voice: String = "Puck", manual: Bool = false, tools: [String] = []) -> Setup {
+        Setup(
+            model: "models/\(LiveModel.defaultID)",
+            generationConfig: GenerationConfig(speechConfig: SpeechConfig(voiceName: voice)),
+            tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: $0, parameters: ["type": "object"]) })],
+            realtimeInputConfig: RealtimeInputConfig(automaticActivityDetection: AutomaticActivityDetection(disabled: manual ? true : nil)),
+            inputAudioTranscription: EmptyObject(), outputAudioTranscription: EmptyObject(),
+            sessionResumption: SessionResumptionConfig())
+    }
+
+    func session(_ url: String, _ setup: Setup, credential: Credential = .none, reconnects: Bool = true) -> (LiveSession, Audio) {
+        var policy = ConnectionMachine.Policy()
+        policy.reconnects = reconnects
+        let audio = Audio()
+        let s = LiveSession(
+            configuration: LiveConfiguration(endpoint: url, credential: credential, setup: setup, policy: policy),
+            playback: { audio.handle($0) })
+        return (s, audio)
+    }
+
+    /// Collects events until `until` returns true (inclusive) or the timeout passes.
+    func collect(_ s: LiveSession, timeout: Double = 20, until: @escaping (LiveEvent, [LiveEvent]) -> Bool) async -> [LiveEvent] {
+        let box = Mutex<[LiveEvent]>([])
+        let task = Task {
+            for await e in s.events {
+                let done = box.withLock { b -> Bool in
+                    b.append(e)
+                    return until(e, b)
+                }
+                if done { return }
+            }
+        }
+        let timer = Task {
+            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+            task.cancel()
+        }
+        _ = await task.value
+        timer.cancel()
+        return box.withLock { $0 }
+    }
+
+    func turn(_ s: LiveSession, _ action: () -> Void) async -> [LiveEvent] {
+        action()
+        return await collect(s) { e, _ in if case .turnComplete = e { true } else if case .failed = e { true } else { false } }
+    }
+
+    func text(_ events: [LiveEvent], input: Bool) -> String {
+        events.map { e -> String in
+            switch e {
+            case .inputTranscription(let t, _) where input: t
+            case .outputTranscription(let t, _) where !input: t
+            default: ""
+            }
+        }.joined()
+    }
+
+    func tone(ms: Int, hz: Double = 220, amplitude: Double = 8000) -> [Data] {
+        let samples = (0..<(16 * ms)).map { i in Int16(amplitude * sin(2 * .pi * hz * Double(i) / 16000)) }
+        return stride(from: 0, to: samples.count, by: 320).map { start in
+            samples[start..<min(start + 320, samples.count)].withUnsafeBytes { Data($0) }
+        }
+    }
+
+    func waitLive(_ s: LiveSession) async -> [LiveEvent] {
+        await collect(s) { e, _ in
+            switch e {
+            case .setupComplete, .failed: true
+            default: false
+            }
+        }
+    }
+
+    // MARK: -
+
+    func testTextTurnStreamsTranscriptsAudioAndCompletes() async throws {
+        let url = try await startSimulator()
+        let (s, audio) = session(url, setup())
+        s.start()
+        let live = await waitLive(s)
+        XCTAssertEqual(live.last, .setupComplete(resumed: false))
+        let events = await turn(s) { s.sendText("hello there") }
+        XCTAssertTrue(text(events, input: true).contains("hello there"), "\(events)")
+        XCTAssertFalse(text(events, input: false).isEmpty)
+        XCTAssertTrue(events.contains(.generationComplete))
+        XCTAssertTrue(events.contains { if case .usage = $0 { true } else { false } })
+        XCTAssertGreaterThan(audio.bytes, 24_000, "at least half a second of 24 kHz reply audio")
+        let after = await collect(s, timeout: 3) { e, _ in if case .resumptionUpdate(true) = e { true } else { false } }
+        XCTAssertEqual(after.last, .resumptionUpdate(resumable: true))
+        XCTAssertTrue(s.hasResumptionHandle)
+        s.close()
+    }
+
+    func testAudioTurnWithPushToTalkGetsTheScriptedTranscript() async throws {
+        var o = SimulatorOptions()
+        o.audioTranscripts = ["What is the capital of France?"]
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup(manual: true))
+        s.start()
+        _ = await waitLive(s)
+        let events = await turn(s) {
+            s.activityStart()
+            for c in tone(ms: 1000) { s.sendAudio(c) }
+            s.activityEnd()
+        }
+        XCTAssertEqual(text(events, input: true).trimmingCharacters(in: .whitespaces), "What is the capital of France?")
+        XCTAssertFalse(text(events, input: false).isEmpty)
+        XCTAssertEqual(simulator.stats().audioBytesReceived, 32_000)
+        s.close()
+    }
+
+    func testToolCallIsAnsweredByID() async throws {
+        let url = try await startSimulator()
+        let (s, _) = session(url, setup(tools: ["get_current_time"]))
+        s.start()
+        _ = await waitLive(s)
+        s.sendText("what time is it")
+        let call = await collect(s) { e, _ in if case .toolCall = e { true } else { false } }
+        guard case .toolCall(let calls)? = call.last, let first = calls.first else { return XCTFail("\(call)") }
+        XCTAssertEqual(first.name, "get_current_time")
+        let events = await turn(s) {
+            s.sendToolResponse([FunctionResponse(id: first.id, name: first.name, response: ["local": "half past four"])])
+        }
+        XCTAssertTrue(text(events, input: false).contains("half past four"), text(events, input: false))
+        XCTAssertEqual(simulator.stats().toolResponsesReceived, [first.id])
+        s.close()
+    }
+
+    func testToolCallIsCancelledWhenTheUserSpeaks() async throws {
+        let url = try await startSimulator()
+        let (s, _) = session(url, setup(manual: true, tools: ["get_current_time"]))
+        s.start()
+        _ = await waitLive(s)
+        s.sendText("what time is it")
+        let call = await collect(s) { e, _ in if case .toolCall = e { true } else { false } }
+        guard case .toolCall(let calls)? = call.last, let first = calls.first else { return XCTFail("\(call)") }
+        s.activityStart()
+        let events = await collect(s) { e, _ in if case .toolCallCancellation = e { true } else { false } }
+        XCTAssertEqual(events.last, .toolCallCancellation(ids: [first.id]))
+        s.close()
+    }
+
+    func testBargeInInterruptsThenCompletesTheTurn() async throws {
+        var o = SimulatorOptions()
+        o.audioSpeedup = 1  // keep the model "speaking" long enough to talk over it
+        let url = try await startSimulator(o)
+        let (s, audio) = session(url, setup())
+        s.start()
+        _ = await waitLive(s)
+        s.sendText("tell me a long story about the sea")
+        _ = await collect(s) { e, _ in if case .outputTranscription = e { true } else { false } }
+        for c in tone(ms: 600, amplitude: 12000) { s.sendAudio(c) }
+        let events = await collect(s) { e, _ in if case .turnComplete = e { true } else { false } }
+        guard let i = events.firstIndex(of: .interrupted) else { return XCTFail("no interrupted: \(events)") }
+        XCTAssertTrue(events[i...].contains { if case .turnComplete = $0 { true } else { false } }, "interrupted then turnComplete")
+        XCTAssertFalse(events.contains(.generationComplete), "no generationComplete for an interrupted turn")
+        XCTAssertTrue(audio.flushes > 0, "playback was flushed from the receive path")
+        s.close()
+    }
+
+    func testWrongKeyIsFatalWithTheServersReason() async throws {
+        var o = SimulatorOptions()
+        o.apiKey = "right-key"
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup(), credential: Credential("wrong-key"))
+        s.start()
+        let events = await waitLive(s)
+        guard case .failed(let reason)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(reason.code, 1007)
+        XCTAssertEqual(reason.reason, "API key not valid. Please pass a valid API key.")
+        XCTAssertTrue(reason.isFatal)
+        XCTAssertFalse(events.contains { if case .reconnecting = $0 { true } else { false } }, "1007 never retries")
+        XCTAssertFalse(reason.description.contains("wrong-key"), "the key never reaches a message")
+        s.close()
+    }
+
+    func testRightKeyIsAccepted() async throws {
+        var o = SimulatorOptions()
+        o.apiKey = "right-key"
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup(), credential: Credential("right-key"))
+        s.start()
+        XCTAssertEqual(await waitLive(s).last, .setupComplete(resumed: false))
+        s.close()
+    }
+
+    func testWrongModelIs1008() async throws {
+        let url = try await startSimulator()
+        var bad = setup()
+        bad.model = "models/gemini-nonexistent"
+        let (s, _) = session(url, bad)
+        s.start()
+        let events = await waitLive(s)
+        guard case .failed(let reason)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(reason.code, 1008)
+        XCTAssertTrue(reason.reason.contains("models/gemini-nonexistent is not found"), reason.reason)
+        s.close()
+    }
+
+    func testGoAwayResumesOnANewConnectionWithoutLosingMicAudio() async throws {
+        var o = SimulatorOptions()
+        o.goAwayAfter = .milliseconds(600)
+        o.goAwayTimeLeft = .seconds(2)
+        o.resumptionUpdateAfterSetup = true
+        o.audioTranscripts = ["one long sentence"]
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup(manual: true))
+        s.start()
+        _ = await waitLive(s)
+        // Talk for 3 s at real-time pace, straight through the hand-over.
+        s.activityStart()
+        let chunks = tone(ms: 3000)
+        let sender = Task {
+            for c in chunks {
+                s.sendAudio(c)
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            s.activityEnd()
+        }
+        let events = await collect(s, timeout: 30) { e, all in
+            if case .turnComplete = e { return all.contains(.setupComplete(resumed: true)) }
+            if case .failed = e { return true }
+            return false
+        }
+        await sender.value
+        XCTAssertTrue(events.contains { if case .goAway = $0 { true } else { false } }, "\(events)")
+        XCTAssertTrue(events.contains(.setupComplete(resumed: true)), "resumed on a new connection: \(events)")
+        let stats = simulator.stats()
+        XCTAssertGreaterThanOrEqual(stats.connectionsAccepted, 2)
+        XCTAssertEqual(stats.setups.last?.resumed, true)
+        XCTAssertEqual(stats.sessions.count, 1, "one conversation across both connections")
+        XCTAssertEqual(stats.sessions.first?.audioBytesReceived, chunks.reduce(0) { $0 + $1.count }, "no mic audio lost")
+        s.close()
+    }
+
+    func testAbruptDropReconnectsWithBackoffAndResumes() async throws {
+        var o = SimulatorOptions()
+        o.dropAfter = .milliseconds(300)
+        o.resumptionUpdateAfterSetup = true
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup())
+        s.start()
+        let events = await collect(s) { e, all in
+            if case .setupComplete = e { return all.filter { if case .setupComplete = $0 { true } else { false } }.count == 2 }
+            if case .failed = e { return true }
+            return false
+        }
+        guard let r = events.first(where: { if case .reconnecting = $0 { true } else { false } }),
+            case .reconnecting(let attempt, let delay, let after) = r
+        else { return XCTFail("\(events)") }
+        XCTAssertEqual(attempt, 1)
+        XCTAssertEqual(delay, 0.1, accuracy: 0.021)
+        XCTAssertEqual(after.code, 1006)
+        XCTAssertEqual(events.last, .setupComplete(resumed: true))
+        // And the conversation goes on.
+        let turnEvents = await turn(s) { s.sendText("still there?") }
+        XCTAssertTrue(turnEvents.contains { if case .turnComplete = $0 { true } else { false } })
+        s.close()
+    }
+
+    func testMalformedServerFrameIsSurvived() async throws {
+        var o = SimulatorOptions()
+        o.malformedFrameAfterSetup = true
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup())
+        s.start()
+        let events = await collect(s) { e, _ in if case .protocolError = e { true } else { false } }
+        XCTAssertTrue(events.contains { if case .protocolError = $0 { true } else { false } }, "\(events)")
+        let turnEvents = await turn(s) { s.sendText("are you ok") }
+        XCTAssertTrue(turnEvents.contains { if case .turnComplete = $0 { true } else { false } })
+        s.close()
+    }
+
+    func testTextFramesAreAcceptedToo() async throws {
+        var o = SimulatorOptions()
+        o.sendTextFrames = true
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup())
+        s.start()
+        _ = await waitLive(s)
+        let events = await turn(s) { s.sendText("hi") }
+        XCTAssertTrue(events.contains { if case .turnComplete = $0 { true } else { false } })
+        s.close()
+    }
+
+    func testInputSentBeforeSetupCompleteIsHeldThenSent() async throws {
+        let url = try await startSimulator()
+        let (s, _) = session(url, setup())
+        s.start()
+        s.sendText("early bird")  // before setupComplete: held, never sent ahead of setup
+        let events = await collect(s) { e, _ in if case .turnComplete = e { true } else { false } }
+        XCTAssertTrue(text(events, input: true).contains("early bird"))
+        s.close()
+    }
+
+    func testUnreachableServerFailsWithAClearReason() async throws {
+        let (s, _) = session("ws://127.0.0.1:1/ws", setup(), reconnects: false)
+        s.start()
+        let events = await waitLive(s)
+        guard case .failed(let reason)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(reason.code, 1006)
+        XCTAssertTrue(reason.reason.contains("127.0.0.1:1"), reason.reason)
+        s.close()
+    }
+}
+
+/// Records what the session hands to playback.
+final class Audio: Sendable {
+    private let state = Mutex<(bytes: Int, flushes: Int)>((0, 0))
+    func handle(_ c: PlaybackCommand) {
+        state.withLock { s in
+            switch c {
+            case .play(let d): s.bytes += d.count
+            case .flush: s.flushes += 1
+            case .turnComplete: break
+            }
+        }
+    }
+    var bytes: Int { state.withLock { $0.bytes } }
+    var flushes: Int { state.withLock { $0.flushes } }
+}
