@@ -1,1 +1,164 @@
-// LiveSimulator module.
+import Live
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Synchronization
+
+/// A local server that speaks the server side of the Gemini Live protocol over WebSocket, for tests,
+/// `parley --demo` and `parley simulate`. It checks what the real service checks (closing with the real codes
+/// and reasons), answers like a model (transcripts, voice-like 24 kHz audio, tool calls, resumption handles) and
+/// injects the faults its ``SimulatorOptions`` ask for. Each connection is independent; many may run at once.
+public final class LiveSimulator: Sendable {
+    /// The path of the real service; the simulator accepts any path.
+    public static let path = "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent"
+    /// The largest frame accepted from a client.
+    public static let maxFrameSize = 16 << 20
+
+    /// How this simulator behaves.
+    public let options: SimulatorOptions
+
+    private let logger: Logger
+    private let group: any EventLoopGroup
+    private let store: SimulatorStore
+    private let server = Mutex<ServerState>(ServerState())
+
+    private struct ServerState {
+        var channel: (any Channel)?
+        var host = "127.0.0.1"
+        var port: Int?
+        var children: [ObjectIdentifier: any Channel] = [:]
+    }
+
+    /// - Parameters:
+    ///   - options: checks, answers and faults.
+    ///   - logger: where the simulator logs (never stdout); silent by default.
+    ///   - eventLoopGroup: the loops that run the server; NIO's shared group by default.
+    public init(
+        options: SimulatorOptions = .init(),
+        logger: Logger = Logger(label: "parley.simulator", factory: { _ in SwiftLogNoOpLogHandler() }),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.options = options
+        self.logger = logger
+        group = eventLoopGroup
+        store = SimulatorStore(scope: options.faultScope)
+    }
+
+    /// Starts listening and returns the bound port (pass 0, the default, for any free port).
+    @discardableResult
+    public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
+        if let port = server.withLock({ $0.port }) { return port }
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                self.track(channel)
+                return channel.eventLoop.makeCompletedFuture { try self.configure(channel) }
+            }
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        let bound = channel.localAddress?.port ?? port
+        server.withLock {
+            $0.channel = channel
+            $0.host = host
+            $0.port = bound
+        }
+        logger.info("simulator listening", metadata: ["host": "\(host)", "port": "\(bound)"])
+        return bound
+    }
+
+    /// The bound port, once started.
+    public var port: Int? { server.withLock { $0.port } }
+
+    /// The URL a client connects to: the real service's path on this host and port.
+    public var url: String {
+        server.withLock { s in
+            let host = s.host.contains(":") ? "[\(s.host)]" : s.host
+            return "ws://\(host):\(s.port ?? 0)\(Self.path)"
+        }
+    }
+
+    /// Stops listening and closes every open connection.
+    public func stop() async throws {
+        let (channel, children) = server.withLock { s -> ((any Channel)?, [any Channel]) in
+            let c = s.channel
+            s.channel = nil
+            s.port = nil
+            let kids = Array(s.children.values)
+            s.children = [:]
+            return (c, kids)
+        }
+        for child in children { try? await child.close() }
+        try await channel?.close()
+    }
+
+    /// A snapshot of what the simulator has seen and sent.
+    public func stats() -> SimulatorStats { store.stats }
+
+    // MARK: - Pipeline
+
+    private func track(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        server.withLock { $0.children[id] = channel }
+        channel.closeFuture.whenComplete { [self] _ in
+            _ = self.server.withLock { $0.children.removeValue(forKey: id) }
+        }
+    }
+
+    private func configure(_ channel: any Channel) throws {
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: Self.maxFrameSize,
+            automaticErrorHandling: true,
+            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+            upgradePipelineHandler: { [self] channel, head in
+                channel.eventLoop.makeCompletedFuture { try self.upgraded(channel, head: head) }
+            }
+        )
+        let sync = channel.pipeline.syncOperations
+        try sync.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        try sync.addHandler(HTTPRejectHandler(), name: HTTPRejectHandler.name)
+    }
+
+    private func upgraded(_ channel: any Channel, head: HTTPRequestHead) throws {
+        let sync = channel.pipeline.syncOperations
+        sync.removeHandler(name: HTTPRejectHandler.name, promise: nil)
+        let number = store.acceptConnection()
+        let session = SimulatedSession(
+            options: options, directory: store, keyAccepted: keyAccepted(head.headers), connection: number)
+        try sync.addHandler(NIOWebSocketFrameAggregator(
+            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: Self.maxFrameSize))
+        try sync.addHandler(SimulatorConnectionHandler(
+            session: session, store: store, textFrames: options.sendTextFrames, logger: logger))
+    }
+
+    /// The real service checks the key once the WebSocket is up; so does the simulator (on the first message).
+    private func keyAccepted(_ headers: HTTPHeaders) -> Bool {
+        guard let expected = options.apiKey else { return true }
+        if headers["x-goog-api-key"].contains(expected) { return true }
+        return headers["authorization"].contains("Token \(expected)")
+    }
+}
+
+/// Answers a plain HTTP request (no WebSocket upgrade) with 426, so a stray browser or curl gets an answer.
+final class HTTPRejectHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+    static let name = "parley-simulator-http-reject"
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .end = unwrapInboundIn(data) else { return }
+        let body = "This is the parley Live simulator: connect with a WebSocket.\n"
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "text/plain; charset=utf-8")
+        headers.add(name: "content-length", value: "\(body.utf8.count)")
+        headers.add(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .upgradeRequired, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+            channel.close(promise: nil)
+        }
+    }
+}

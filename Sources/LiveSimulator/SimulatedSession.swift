@@ -1,0 +1,552 @@
+import Foundation
+import Live
+
+/// The server side of one connection, as a state machine: it takes client frames and timer expiries and returns
+/// the actions to perform (send, close, drop, schedule). It does no I/O; ``SimulatorConnectionHandler`` does.
+/// Time is the duration since the connection opened, passed in, so the machine is deterministic.
+struct SimulatedSession {
+    /// Timers a session asks its connection to run.
+    enum Timer: Hashable, Sendable {
+        case replyStart, replyStep, goAway, goAwayClose, drop
+    }
+
+    enum Action: Sendable {
+        case send(ServerMessage)
+        /// Bytes that are not a valid message (fault injection).
+        case sendRaw(String)
+        case close(CloseReason)
+        /// Close the TCP connection without a close frame.
+        case drop
+        case schedule(Timer, after: Duration)
+        case cancel(Timer)
+    }
+
+    private enum Phase {
+        case awaitingSetup
+        case live
+        case closed
+    }
+
+    /// What the setup asked for.
+    private struct Config {
+        var automaticActivity = true
+        var interruptOnActivity = true
+        var transcribeInput = false
+        var transcribeOutput = false
+        var audioOut = true
+        var resumption = false
+        var declaredTools: Set<String> = []
+        var voice = Voice.defaultName
+        var silence: Duration = .milliseconds(500)
+        var startSensitivityLow = false
+    }
+
+    /// A reply waiting for `replyDelay` to pass.
+    private struct PendingStart {
+        var turn: Int
+        var intent: ReplyScript.Intent
+    }
+
+    /// Calls sent in a `toolCall`, waiting for their responses.
+    private struct PendingTools {
+        var turn: Int
+        var calls: [(id: String, call: ReplyScript.Call)]
+        var responses: [String: JSONValue] = [:]
+        var isComplete: Bool { calls.allSatisfy { responses[$0.id] != nil } }
+    }
+
+    /// A reply being streamed.
+    private struct ActiveReply {
+        enum Kind { case content, generationComplete, turnComplete }
+        struct Step {
+            var at: Duration
+            var kind: Kind
+            var message: ServerMessage
+            /// The first step that carries a new word (for the history of an interrupted turn).
+            var startsWord = false
+        }
+        var turn: Int
+        var text: String
+        var steps: [Step]
+        var next = 0
+        var startedAt: Duration
+        var audioSeconds: Double
+        /// Words of `text` whose transcription was sent, for the history of an interrupted turn.
+        var wordsSent = 0
+    }
+
+    private let options: SimulatorOptions
+    private let directory: any SessionDirectory
+    private let keyAccepted: Bool
+    private let connection: Int
+
+    private var phase = Phase.awaitingSetup
+    private var config = Config()
+    private var conversation: Conversation?
+    private var messagesReceived: Int64 = 0
+    private var vad: EnergyVAD
+    private var synth = VoiceSynth(voiceName: Voice.defaultName)
+
+    private var pendingStart: PendingStart?
+    private var pendingTools: PendingTools?
+    private var reply: ActiveReply?
+    /// Ids cancelled by `toolCallCancellation`: a late response to one is recorded, not answered.
+    private var cancelledCalls: Set<String> = []
+    /// Manual mode: inside `activityStart` … `activityEnd`. Auto mode: the VAD hears speech.
+    private var userSpeaking = false
+    private var turnAudioBytes = 0
+
+    init(options: SimulatorOptions, directory: any SessionDirectory, keyAccepted: Bool, connection: Int) {
+        self.options = options
+        self.directory = directory
+        self.keyAccepted = keyAccepted
+        self.connection = connection
+        vad = EnergyVAD(sampleRate: 16_000, threshold: options.vadThreshold, silence: options.defaultSilenceDuration)
+    }
+
+    var isClosed: Bool { phase == .closed }
+
+    // MARK: - Inputs
+
+    /// One client frame (text or binary, already unmasked and reassembled).
+    mutating func receive(_ bytes: Data, now: Duration) -> [Action] {
+        guard phase != .closed else { return [] }
+        messagesReceived += 1
+        directory.record { $0.clientMessagesReceived += 1 }
+        if phase == .awaitingSetup, !keyAccepted { return close(.invalidAPIKey) }
+        let message: ClientMessage
+        do {
+            message = try LiveCodec().decodeClient(bytes)
+        } catch {
+            return close(.invalidArgument)
+        }
+        switch (phase, message) {
+        case (.awaitingSetup, .setup(let setup)): return receiveSetup(setup, now: now)
+        case (.awaitingSetup, _), (.live, .setup): return close(.invalidArgument)
+        case (.live, .realtimeInput(let input)): return receiveRealtime(input, now: now)
+        case (.live, .clientContent(let content)): return receiveContent(content, now: now)
+        case (.live, .toolResponse(let response)): return receiveToolResponse(response, now: now)
+        case (.closed, _): return []
+        }
+    }
+
+    mutating func timerFired(_ timer: Timer, now: Duration) -> [Action] {
+        guard phase == .live else { return [] }
+        switch timer {
+        case .replyStart:
+            guard let start = pendingStart else { return [] }
+            pendingStart = nil
+            return startReply(start, now: now)
+        case .replyStep:
+            return streamReply(now: now)
+        case .goAway:
+            directory.record { $0.goAwaysSent += 1 }
+            let left = options.goAwayTimeLeft
+            return [
+                .send(ServerMessage(goAway: GoAway(timeLeft: ProtobufDuration.format(left)))),
+                .schedule(.goAwayClose, after: left),
+            ]
+        case .goAwayClose:
+            return close(.normal)
+        case .drop:
+            phase = .closed
+            directory.record { $0.dropsInjected += 1 }
+            return [.drop]
+        }
+    }
+
+    /// The client sent a close frame or the connection went away.
+    mutating func connectionEnded() { phase = .closed }
+
+    // MARK: - Setup
+
+    private mutating func receiveSetup(_ setup: Setup, now: Duration) -> [Action] {
+        let model = setup.model
+        guard model.hasPrefix("models/") else { return close(.invalidArgument) }
+        let id = String(model.dropFirst("models/".count))
+        guard LiveModel.known.contains(id) || id.hasPrefix("sim-") else { return close(.modelNotFound(model)) }
+        if let modalities = setup.generationConfig?.responseModalities {
+            guard modalities.count <= 1, modalities.allSatisfy({ $0 == "AUDIO" || $0 == "TEXT" }) else {
+                return close(.invalidArgument)
+            }
+            config.audioOut = modalities.first != "TEXT"
+        }
+        if let name = setup.voiceName {
+            guard let voice = Voice.named(name) else { return close(.invalidArgument) }
+            config.voice = voice.name
+        }
+        var resumed = false
+        if let handle = setup.sessionResumption?.handle, !handle.isEmpty {
+            switch directory.resolve(handle: handle.revealed) {
+            case .malformed: return close(.invalidArgument)
+            case .notFound: return close(.entityNotFound)
+            case .found(let c):
+                // The configuration may change on resume (the voice included), the model may not.
+                guard c.model == model else { return close(.invalidArgument) }
+                conversation = c
+                resumed = true
+            }
+        } else {
+            conversation = directory.newConversation(model: model)
+        }
+        let sessionID = conversation?.sessionID ?? 0
+
+        let detection = setup.realtimeInputConfig?.automaticActivityDetection
+        config.automaticActivity = setup.automaticActivityDetection
+        config.interruptOnActivity = setup.realtimeInputConfig?.activityHandling != "NO_INTERRUPTION"
+        config.transcribeInput = setup.inputAudioTranscription != nil
+        config.transcribeOutput = setup.outputAudioTranscription != nil
+        config.resumption = setup.sessionResumption != nil
+        config.declaredTools = Set((setup.tools ?? []).flatMap { $0.functionDeclarations ?? [] }.map(\.name))
+        config.silence = detection?.silenceDurationMs.map { .milliseconds(max(20, $0)) } ?? options.defaultSilenceDuration
+        config.startSensitivityLow = detection?.startOfSpeechSensitivity == "START_SENSITIVITY_LOW"
+        synth = VoiceSynth(voiceName: config.voice)
+        vad = makeVAD(sampleRate: 16_000)
+        phase = .live
+
+        let record = SetupRecord(
+            connection: connection, sessionID: sessionID, model: model, voiceName: setup.voiceName, resumed: resumed,
+            resumptionRequested: config.resumption, automaticActivityDetection: config.automaticActivity,
+            declaredTools: config.declaredTools.sorted())
+        directory.record { $0.setups.append(record) }
+        directory.recordSession(sessionID) { $0.connections += 1 }
+
+        var actions: [Action] = [.send(ServerMessage(setupComplete: EmptyObject()))]
+        if config.resumption, options.resumptionUpdateAfterSetup { actions += resumableUpdate() }
+        guard options.hasFaults, directory.claimFaults(resumed: resumed) else { return actions }
+        if options.malformedFrameAfterSetup {
+            directory.record { $0.malformedFramesSent += 1 }
+            actions.append(.sendRaw(#"{"serverContent": {"modelTurn": 7"#))
+        }
+        if let c = options.closeAfterSetup { return actions + close(CloseReason(code: c.code, reason: c.reason)) }
+        if let after = options.goAwayAfter { actions.append(.schedule(.goAway, after: after)) }
+        if let after = options.dropAfter { actions.append(.schedule(.drop, after: after)) }
+        return actions
+    }
+
+    private func makeVAD(sampleRate: Int) -> EnergyVAD {
+        EnergyVAD(
+            sampleRate: sampleRate, threshold: options.vadThreshold * (config.startSensitivityLow ? 2 : 1),
+            silence: config.silence)
+    }
+
+    // MARK: - Realtime input
+
+    private mutating func receiveRealtime(_ input: RealtimeInput, now: Duration) -> [Action] {
+        switch input {
+        case .audio(let blob):
+            return receiveAudio(blob, now: now)
+        case .video:
+            return []
+        case .text(let text):
+            return respond(to: text, now: now)
+        case .activityStart:
+            guard !config.automaticActivity else { return close(.invalidArgument) }
+            guard !userSpeaking else { return [] }
+            userSpeaking = true
+            turnAudioBytes = 0
+            return config.interruptOnActivity ? interruptForNewInput() : []
+        case .activityEnd:
+            guard !config.automaticActivity else { return close(.invalidArgument) }
+            guard userSpeaking else { return [] }
+            return endAudioTurn(now: now)
+        case .audioStreamEnd:
+            guard config.automaticActivity else { return close(.invalidArgument) }
+            vad.reset()
+            guard userSpeaking else { return [] }
+            return endAudioTurn(now: now)
+        }
+    }
+
+    private mutating func receiveAudio(_ blob: Blob, now: Duration) -> [Action] {
+        let count = blob.data.count
+        directory.record { $0.audioBytesReceived += count }
+        if let id = conversation?.sessionID { directory.recordSession(id) { $0.audioBytesReceived += count } }
+        guard config.automaticActivity else {
+            if userSpeaking { turnAudioBytes += count }
+            return []
+        }
+        if let rate = blob.sampleRate, rate != vad.sampleRate, rate >= 1000 { vad = makeVAD(sampleRate: rate) }
+        if userSpeaking { turnAudioBytes += count }
+        var actions: [Action] = []
+        for event in vad.process(blob.data) {
+            switch event {
+            case .speechStarted:
+                userSpeaking = true
+                turnAudioBytes = count
+                if config.interruptOnActivity { actions += interruptForNewInput() }
+            case .speechEnded:
+                actions += endAudioTurn(now: now)
+            }
+        }
+        return actions
+    }
+
+    private mutating func endAudioTurn(now: Duration) -> [Action] {
+        userSpeaking = false
+        guard turnAudioBytes > 0, var c = conversation else { return [] }
+        let scripts = options.audioTranscripts.isEmpty ? ["Hello, can you hear me?"] : options.audioTranscripts
+        let heard = scripts[c.nextTranscript % scripts.count]
+        c.nextTranscript += 1
+        conversation = c
+        turnAudioBytes = 0
+        return respond(to: heard, now: now)
+    }
+
+    // MARK: - Client content and tool responses
+
+    private mutating func receiveContent(_ content: ClientContent, now: Duration) -> [Action] {
+        let text = (content.turns ?? []).filter { $0.role == nil || $0.role == "user" }.map(\.text)
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        guard content.turnComplete == true else {
+            if !text.isEmpty { conversation?.history.append(text) }
+            return []
+        }
+        return respond(to: text, now: now)
+    }
+
+    private mutating func receiveToolResponse(_ response: ToolResponse, now: Duration) -> [Action] {
+        var actions: [Action] = []
+        for r in response.functionResponses {
+            directory.record { $0.toolResponsesReceived.append(r.id) }
+            guard var pending = pendingTools, pending.calls.contains(where: { $0.id == r.id }),
+                pending.responses[r.id] == nil
+            else {
+                directory.record { $0.unknownToolResponseIDs.append(r.id) }
+                continue
+            }
+            pending.responses[r.id] = r.response
+            pendingTools = pending
+            if pending.isComplete {
+                pendingTools = nil
+                let results = pending.calls.map { (call: $0.call, response: pending.responses[$0.id] ?? .null) }
+                let text = ReplyScript.reply(ReplyScript.afterTools(results), turn: pending.turn)
+                actions += scheduleStart(PendingStart(turn: pending.turn, intent: .speak(text)), now: now)
+            }
+        }
+        return actions
+    }
+
+    // MARK: - Turns
+
+    /// A user turn ended: transcribe it, then answer after `replyDelay`.
+    private mutating func respond(to userText: String, now: Duration) -> [Action] {
+        var actions = interruptForNewInput()
+        guard var c = conversation else { return actions }
+        c.turns += 1
+        c.history.append(userText)
+        conversation = c
+        let turn = c.turns
+        directory.record { $0.userTurns.append(userText) }
+        if config.transcribeInput {
+            for piece in Self.pieces(of: userText, wordsPerPiece: 3) {
+                actions.append(.send(Self.content(ServerContent(inputTranscription: Transcription(text: piece)))))
+            }
+            actions.append(.send(Self.content(ServerContent(inputTranscription: Transcription(finished: true)))))
+        }
+        let intent: ReplyScript.Intent
+        switch ReplyScript.intent(for: userText, declaredTools: config.declaredTools) {
+        case .speak(let text): intent = .speak(ReplyScript.reply(text, turn: turn))
+        case .callTools(let calls): intent = .callTools(calls)
+        }
+        return actions + scheduleStart(PendingStart(turn: turn, intent: intent), now: now)
+    }
+
+    private mutating func scheduleStart(_ start: PendingStart, now: Duration) -> [Action] {
+        if options.replyDelay <= .zero { return startReply(start, now: now) }
+        pendingStart = start
+        return [.schedule(.replyStart, after: options.replyDelay)]
+    }
+
+    private mutating func startReply(_ start: PendingStart, now: Duration) -> [Action] {
+        switch start.intent {
+        case .callTools(let calls):
+            guard var c = conversation else { return [] }
+            var numbered: [(id: String, call: ReplyScript.Call)] = []
+            for call in calls {
+                c.nextCall += 1
+                numbered.append((id: "fc-\(c.sessionID)-\(c.nextCall)", call: call))
+            }
+            conversation = c
+            pendingTools = PendingTools(turn: start.turn, calls: numbered)
+            let ids = numbered.map(\.id)
+            directory.record { $0.toolCallsSent += ids }
+            let message = ServerMessage(
+                toolCall: ToolCall(functionCalls: numbered.map { FunctionCall(id: $0.id, name: $0.call.name, args: $0.call.args) }))
+            return notResumable() + [.send(message)]
+        case .speak(let text):
+            let plan = planReply(text)
+            reply = ActiveReply(turn: start.turn, text: text, steps: plan.steps, startedAt: now, audioSeconds: plan.audioSeconds)
+            directory.record { $0.replies.append(text) }
+            return streamReply(now: now)
+        }
+    }
+
+    /// Sends every step that is due and schedules the next one.
+    private mutating func streamReply(now: Duration) -> [Action] {
+        guard var r = reply else { return [] }
+        var actions: [Action] = []
+        let elapsed = now - r.startedAt
+        while r.next < r.steps.count, r.steps[r.next].at <= elapsed {
+            let step = r.steps[r.next]
+            r.next += 1
+            if step.startsWord { r.wordsSent += 1 }
+            actions.append(.send(step.message))
+            if step.kind == .turnComplete {
+                reply = nil
+                return actions + finishTurn(r, interrupted: false)
+            }
+        }
+        reply = r
+        if r.next < r.steps.count { actions.append(.schedule(.replyStep, after: r.steps[r.next].at - elapsed)) }
+        return actions
+    }
+
+    /// New input arrived: cut the current reply short, cancel pending tool calls, drop a reply not yet started.
+    private mutating func interruptForNewInput() -> [Action] {
+        var actions: [Action] = []
+        if pendingStart != nil {
+            pendingStart = nil
+            actions.append(.cancel(.replyStart))
+        }
+        if let pending = pendingTools {
+            pendingTools = nil
+            let ids = pending.calls.map(\.id).filter { pending.responses[$0] == nil }
+            cancelledCalls.formUnion(ids)
+            directory.record { $0.toolCallsCancelled += ids }
+            actions.append(.send(ServerMessage(toolCallCancellation: ToolCallCancellation(ids: ids))))
+        }
+        if let r = reply {
+            reply = nil
+            directory.record { $0.interruptions += 1 }
+            actions.append(.cancel(.replyStep))
+            actions.append(.send(Self.content(ServerContent(interrupted: true))))
+            var cut = usage(for: r)
+            let sent = (cut.responseTokenCount ?? 0) * r.next / max(1, r.steps.count)
+            cut.responseTokenCount = sent
+            cut.totalTokenCount = (cut.promptTokenCount ?? 0) + sent
+            cut.responseTokensDetails = cut.responseTokensDetails?.map { .init(modality: $0.modality, tokenCount: sent) }
+            actions.append(.send(ServerMessage(serverContent: ServerContent(turnComplete: true), usageMetadata: cut)))
+            actions += finishTurn(r, interrupted: true)
+        }
+        return actions
+    }
+
+    /// After `turnComplete`: remember the reply and hand out a fresh resumption handle.
+    private mutating func finishTurn(_ r: ActiveReply, interrupted: Bool) -> [Action] {
+        let words = r.text.split(separator: " ")
+        let said = interrupted ? words.prefix(r.wordsSent).joined(separator: " ") : r.text
+        conversation?.history.append(said)
+        directory.record { $0.turnsAnswered += 1 }
+        if let id = conversation?.sessionID { directory.recordSession(id) { $0.turnsAnswered += 1 } }
+        return config.resumption ? resumableUpdate() : []
+    }
+
+    private func resumableUpdate() -> [Action] {
+        guard let c = conversation else { return [] }
+        let handle = directory.issueHandle(for: c)
+        return [.send(ServerMessage(sessionResumptionUpdate: SessionResumptionUpdate(
+            newHandle: Secret(handle), resumable: true, lastConsumedClientMessageIndex: messagesReceived - 1)))]
+    }
+
+    /// During generation and tool calls the session cannot be resumed; the real service says so now and then.
+    private func notResumable() -> [Action] {
+        config.resumption ? [.send(ServerMessage(sessionResumptionUpdate: SessionResumptionUpdate(resumable: false)))] : []
+    }
+
+    private mutating func close(_ reason: CloseReason) -> [Action] {
+        phase = .closed
+        return [.close(reason)]
+    }
+
+    // MARK: - Reply planning
+
+    /// Turns a reply into timed steps: transcription pieces interleaved with audio chunks, sent `audioSpeedup`
+    /// times faster than real time in bursts, then `generationComplete`, then `turnComplete` with usage.
+    private func planReply(_ text: String) -> (steps: [ActiveReply.Step], audioSeconds: Double) {
+        typealias Step = ActiveReply.Step
+        let words = text.split(separator: " ").map(String.init)
+        let speedup = options.audioSpeedup > 0 ? options.audioSpeedup : 1
+        let burst = max(0.001, Self.seconds(options.burstInterval))
+        let rate = Double(VoiceSynth.sampleRate)
+        func wall(_ audioSeconds: Double) -> Duration {
+            let t = audioSeconds / speedup
+            return Self.duration((t / burst).rounded(.down) * burst)
+        }
+        var steps: [Step] = []
+        if config.resumption, let update = notResumable().first, case .send(let m) = update {
+            steps.append(Step(at: .zero, kind: .content, message: m))
+        }
+        var samples = 0
+        let chunk = VoiceSynth.sampleRate / 10
+        for (i, word) in words.enumerated() {
+            let piece = i == 0 ? word : " " + word
+            let at = wall(Double(samples) / rate)
+            if !config.audioOut {
+                let t = Self.duration(Double(i) * 0.04 / speedup)
+                steps.append(Step(at: t, kind: .content, message: Self.content(ServerContent(modelTurn: Content(role: "model", text: piece))), startsWord: true))
+                continue
+            }
+            if config.transcribeOutput {
+                steps.append(Step(at: at, kind: .content, message: Self.content(ServerContent(outputTranscription: Transcription(text: piece)))))
+            }
+            let pcm = synth.word(word, index: i)
+            var start = 0
+            while start < pcm.count {
+                let end = min(pcm.count, start + chunk)
+                let data = pcm[start..<end].withUnsafeBufferPointer { Data(buffer: $0) }
+                let part = Part(inlineData: Blob(mimeType: LiveAudioFormat.outputMimeType, data: data))
+                steps.append(Step(at: wall(Double(samples) / rate), kind: .content,
+                                  message: Self.content(ServerContent(modelTurn: Content(role: "model", parts: [part]))),
+                                  startsWord: start == 0))
+                samples += end - start
+                start = end
+            }
+            if i == words.count / 2, config.resumption, let update = notResumable().first, case .send(let m) = update {
+                steps.append(Step(at: wall(Double(samples) / rate), kind: .content, message: m))
+            }
+        }
+        let audioSeconds = config.audioOut ? Double(samples) / rate : 0
+        let generated = (steps.map(\.at).max() ?? .zero) + (config.audioOut ? options.burstInterval : .milliseconds(10))
+        steps.append(Step(at: generated, kind: .generationComplete, message: Self.content(ServerContent(generationComplete: true))))
+        let done = options.turnCompleteAfterPlayback && config.audioOut ? max(generated, Self.duration(audioSeconds)) : generated
+        var final = ServerMessage(serverContent: ServerContent(turnComplete: true))
+        final.usageMetadata = usage(words: words.count, audioSeconds: audioSeconds)
+        steps.append(Step(at: done, kind: .turnComplete, message: final))
+        return (steps, audioSeconds)
+    }
+
+    private func usage(for r: ActiveReply) -> UsageMetadata {
+        usage(words: r.text.split(separator: " ").count, audioSeconds: r.audioSeconds)
+    }
+
+    /// Token counts in the service's proportions: ~1.3 tokens a word, 25 tokens a second of audio.
+    private func usage(words: Int, audioSeconds: Double) -> UsageMetadata {
+        let historyWords = (conversation?.history ?? []).reduce(0) { $0 + $1.split(separator: " ").count }
+        let prompt = Int((Double(historyWords) * 1.3).rounded(.up))
+        let response = config.audioOut ? Int((audioSeconds * 25).rounded(.up)) : Int((Double(words) * 1.3).rounded(.up))
+        var u = UsageMetadata(promptTokenCount: prompt, responseTokenCount: response, totalTokenCount: prompt + response)
+        u.promptTokensDetails = [.init(modality: "TEXT", tokenCount: prompt)]
+        u.responseTokensDetails = [.init(modality: config.audioOut ? "AUDIO" : "TEXT", tokenCount: response)]
+        return u
+    }
+
+    // MARK: - Helpers
+
+    private static func content(_ c: ServerContent) -> ServerMessage { ServerMessage(serverContent: c) }
+
+    static func pieces(of text: String, wordsPerPiece: Int) -> [String] {
+        let words = text.split(separator: " ")
+        guard !words.isEmpty else { return [] }
+        return stride(from: 0, to: words.count, by: wordsPerPiece).map { i in
+            let piece = words[i..<min(words.count, i + wordsPerPiece)].joined(separator: " ")
+            return i == 0 ? piece : " " + piece
+        }
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    static func duration(_ seconds: Double) -> Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }
+}

@@ -1,0 +1,80 @@
+import Live
+
+/// What a ``LiveSimulator`` has seen and sent so far: enough for a test to prove that nothing was lost.
+public struct SimulatorStats: Sendable, Equatable {
+    /// WebSocket connections accepted (upgrades completed).
+    public var connectionsAccepted = 0
+    /// Connections open right now.
+    public var openConnections = 0
+    /// Every `setup` that was accepted, in order.
+    public var setups: [SetupRecord] = []
+    /// Every session (a conversation that may span several connections through resumption), by id.
+    public var sessions: [SessionStats] = []
+    /// Client messages received (all kinds, all connections), including rejected ones.
+    public var clientMessagesReceived = 0
+    /// Bytes of input audio received across all connections.
+    public var audioBytesReceived = 0
+    /// Model turns that ended with `turnComplete` (interrupted ones included).
+    public var turnsAnswered = 0
+    /// Model turns cut short by a barge-in or a new turn (`interrupted: true`).
+    public var interruptions = 0
+    /// What the simulator "heard" in each user turn, in order (text turns verbatim, audio turns scripted).
+    public var userTurns: [String] = []
+    /// The full text of each model reply that was started, in order.
+    public var replies: [String] = []
+    /// Ids of every function call sent in a `toolCall`.
+    public var toolCallsSent: [String] = []
+    /// Ids of every `functionResponses[]` entry received (known or not).
+    public var toolResponsesReceived: [String] = []
+    /// Ids of responses that matched no pending call (unknown, already answered, or cancelled).
+    public var unknownToolResponseIDs: [String] = []
+    /// Ids sent in `toolCallCancellation`.
+    public var toolCallsCancelled: [String] = []
+    /// `goAway` messages sent.
+    public var goAwaysSent = 0
+    /// Connections dropped on purpose (no close frame).
+    public var dropsInjected = 0
+    /// Malformed frames sent on purpose.
+    public var malformedFramesSent = 0
+    /// Every close frame the simulator sent, in order.
+    public var closesSent: [CloseReason] = []
+    /// Close codes the clients sent.
+    public var clientCloseCodes: [Int] = []
+
+    /// The last close frame the simulator sent.
+    public var lastCloseSent: CloseReason? { closesSent.last }
+
+    public init() {}
+
+    /// The session with this id.
+    public func session(_ id: Int) -> SessionStats? { sessions.first { $0.id == id } }
+}
+
+/// One accepted `setup`.
+public struct SetupRecord: Sendable, Equatable {
+    /// The connection number (1 for the first connection the simulator accepted).
+    public var connection: Int
+    /// The session it belongs to (the same id for a resumed session).
+    public var sessionID: Int
+    public var model: String
+    /// The voice named in the speech config, if any.
+    public var voiceName: String?
+    /// Whether the setup carried a resumption handle (and so continued an earlier session).
+    public var resumed: Bool
+    /// Whether the setup asked for session resumption at all.
+    public var resumptionRequested: Bool
+    public var automaticActivityDetection: Bool
+    /// The declared function names.
+    public var declaredTools: [String]
+}
+
+/// One conversation, across all of its connections.
+public struct SessionStats: Sendable, Equatable {
+    public var id: Int
+    /// Connections that carried this session (1 + resumptions).
+    public var connections: Int
+    /// Input audio bytes received across all of the session's connections.
+    public var audioBytesReceived: Int
+    /// Turns the model completed in this session.
+    public var turnsAnswered: Int
+}

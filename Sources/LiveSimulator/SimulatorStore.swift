@@ -1,0 +1,102 @@
+import Live
+import Synchronization
+
+/// What a session needs from the simulator around it: session ids, resumption handles, fault slots and stats.
+protocol SessionDirectory: Sendable {
+    func newConversation(model: String) -> Conversation
+    func resolve(handle: String) -> ResumeLookup
+    func issueHandle(for conversation: Conversation) -> String
+    /// Whether this connection gets the configured faults (asked once, after a successful setup).
+    func claimFaults(resumed: Bool) -> Bool
+    func record(_ update: (inout SimulatorStats) -> Void)
+    func recordSession(_ id: Int, _ update: (inout SessionStats) -> Void)
+}
+
+/// What a resumption handle led to.
+enum ResumeLookup: Sendable, Equatable {
+    case found(Conversation)
+    /// Not a handle this simulator could have issued.
+    case malformed
+    /// Well-formed, but unknown or older than 2 hours.
+    case notFound
+}
+
+/// The simulator's shared state: stats, sessions and handles, behind one lock.
+final class SimulatorStore: SessionDirectory {
+    /// Handles live 2 hours, as the real service's do.
+    static let handleLifetime: Duration = .seconds(2 * 60 * 60)
+    static let handlePrefix = "simh-"
+
+    private struct State {
+        var stats = SimulatorStats()
+        var handles: [String: (conversation: Conversation, issued: ContinuousClock.Instant)] = [:]
+        var nextSession = 1
+        var nextHandle = 1
+        var faultsClaimed = 0
+    }
+
+    private let state = Mutex(State())
+    private let scope: SimulatorOptions.FaultScope
+
+    init(scope: SimulatorOptions.FaultScope) { self.scope = scope }
+
+    var stats: SimulatorStats { state.withLock { $0.stats } }
+
+    /// Counts an accepted WebSocket connection and returns its number (1, 2, …).
+    func acceptConnection() -> Int {
+        state.withLock { s in
+            s.stats.connectionsAccepted += 1
+            s.stats.openConnections += 1
+            return s.stats.connectionsAccepted
+        }
+    }
+
+    func newConversation(model: String) -> Conversation {
+        state.withLock { s in
+            let id = s.nextSession
+            s.nextSession += 1
+            s.stats.sessions.append(SessionStats(id: id, connections: 0, audioBytesReceived: 0, turnsAnswered: 0))
+            return Conversation(sessionID: id, model: model)
+        }
+    }
+
+    func resolve(handle: String) -> ResumeLookup {
+        guard handle.hasPrefix(Self.handlePrefix) else { return .malformed }
+        return state.withLock { s in
+            guard let entry = s.handles[handle], entry.issued.duration(to: .now) < Self.handleLifetime else {
+                return .notFound
+            }
+            return .found(entry.conversation)
+        }
+    }
+
+    func issueHandle(for conversation: Conversation) -> String {
+        state.withLock { s in
+            // Unguessable enough for a simulator, and never reused.
+            let handle = "\(Self.handlePrefix)\(conversation.sessionID)-\(s.nextHandle)-\(UInt64.random(in: 1..<UInt64.max))"
+            s.nextHandle += 1
+            s.handles[handle] = (conversation, .now)
+            return handle
+        }
+    }
+
+    func claimFaults(resumed: Bool) -> Bool {
+        state.withLock { s in
+            switch scope {
+            case .everyConnection: return true
+            case .newSessions: return !resumed
+            case .firstConnection:
+                s.faultsClaimed += 1
+                return s.faultsClaimed == 1
+            }
+        }
+    }
+
+    func record(_ update: (inout SimulatorStats) -> Void) { state.withLock { update(&$0.stats) } }
+
+    func recordSession(_ id: Int, _ update: (inout SessionStats) -> Void) {
+        state.withLock { s in
+            if let i = s.stats.sessions.firstIndex(where: { $0.id == id }) { update(&s.stats.sessions[i]) }
+        }
+    }
+}
