@@ -40,11 +40,11 @@ final class SessionIntegrationTests: XCTestCase {
     }
 
     /// Collects events until `until` returns true (inclusive) or the timeout passes.
-    func collect(_ s: LiveSession, timeout: Double = 20, until: @escaping (LiveEvent, [LiveEvent]) -> Bool) async -> [LiveEvent] {
-        let box = Mutex<[LiveEvent]>([])
+    func collect(_ s: LiveSession, timeout: Double = 20, until: @escaping @Sendable (LiveEvent, [LiveEvent]) -> Bool) async -> [LiveEvent] {
+        let box = EventBox()
         let task = Task {
             for await e in s.events {
-                let done = box.withLock { b -> Bool in
+                let done = box.events.withLock { b -> Bool in
                     b.append(e)
                     return until(e, b)
                 }
@@ -57,7 +57,7 @@ final class SessionIntegrationTests: XCTestCase {
         }
         _ = await task.value
         timer.cancel()
-        return box.withLock { $0 }
+        return box.events.withLock { $0 }
     }
 
     func turn(_ s: LiveSession, _ action: () -> Void) async -> [LiveEvent] {
@@ -200,7 +200,8 @@ final class SessionIntegrationTests: XCTestCase {
         let url = try await startSimulator(o)
         let (s, _) = session(url, setup(), credential: Credential("right-key"))
         s.start()
-        XCTAssertEqual(await waitLive(s).last, .setupComplete(resumed: false))
+        let events = await waitLive(s)
+        XCTAssertEqual(events.last, .setupComplete(resumed: false))
         s.close()
     }
 
@@ -322,6 +323,10 @@ final class SessionIntegrationTests: XCTestCase {
         XCTAssertTrue(reason.reason.contains("127.0.0.1:1"), reason.reason)
         s.close()
     }
+}
+
+final class EventBox: Sendable {
+    let events = Mutex<[LiveEvent]>([])
 }
 
 /// Records what the session hands to playback.

@@ -25,8 +25,8 @@ struct ResumeStore {
         guard let data = try? JSONEncoder().encode(saved) else { return }
         let tmp = path + ".tmp"
         guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        _ = try? FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: tmp))
-        chmod(path, 0o600)
+        // Atomic, so a crash never leaves half a handle.
+        if rename(tmp, path) != 0 { unlink(tmp) }
     }
 
     func load() -> Saved? {
