@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Live
 import Logging
@@ -104,6 +107,26 @@ struct Ask: AsyncParsableCommand {
     }
 }
 
+/// Writes to stdout/stderr without Foundation's trapping on a closed pipe: `parley ask --json | head` ends the
+/// way any Unix filter does when its reader goes away.
+enum StandardStream {
+    static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE {
+                    signal(SIGPIPE, SIG_DFL)
+                    raise(SIGPIPE)
+                }
+                return
+            }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+}
+
 /// Collects reply audio from the receive path.
 final class ReplyAudio: Sendable {
     private let buffer = Mutex(Data())
@@ -162,8 +185,8 @@ final class AskPrinter {
         section = nil
     }
 
-    private func emit(_ s: String) { FileHandle.standardOutput.write(Data(s.utf8)) }
-    private func emitError(_ s: String) { FileHandle.standardError.write(Data("parley: \(s)\n".utf8)) }
+    private func emit(_ s: String) { StandardStream.write(s, to: 1) }
+    private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
 
     static func quote(_ s: String) -> String { JSONValue.string(s).compactText }
 

@@ -62,7 +62,7 @@ func report<T>(_ body: () throws -> T) throws -> T {
 }
 
 func report(_ error: ParleyError) -> ExitCode {
-    FileHandle.standardError.write(Data("parley: \(error)\n".utf8))
+    StandardStream.write("parley: \(error)\n", to: 2)
     return ExitCode(error.exitCode)
 }
 

@@ -77,7 +77,7 @@ struct Simulate: AsyncParsableCommand {
         } catch {
             throw report(.usage("cannot listen on \(host):\(port): \(error) (is the port in use? try --port 0)"))
         }
-        FileHandle.standardError.write(Data("parley simulate: listening on ws://\(host):\(bound) — Ctrl-C stops it\n".utf8))
+        StandardStream.write("parley simulate: listening on ws://\(host):\(bound) — Ctrl-C stops it\n", to: 2)
         let stop = AsyncStream<Void> { continuation in
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)
@@ -89,7 +89,7 @@ struct Simulate: AsyncParsableCommand {
         }
         for await _ in stop { break }
         try? await simulator.stop()
-        FileHandle.standardError.write(Data("parley simulate: stopped\n".utf8))
+        StandardStream.write("parley simulate: stopped\n", to: 2)
     }
 }
 
