@@ -106,6 +106,10 @@ final class ReducerTests: XCTestCase {
         XCTAssertTrue(fx.contains(.sendText("héllo 世界")))
         XCTAssertEqual(lines.last?.1, "héllo 世界")
         XCTAssertEqual(s.userTurnEndedAt, 3)
+        // The server's transcription of a typed turn is not shown a second time.
+        on(.live(.inputTranscription("héllo 世界", finished: true)))
+        on(.live(.outputTranscription("hi", finished: false)))
+        XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .user }.count, 1)
         key(KeyEvent(.escape))
         XCTAssertNil(s.ui.input)
         XCTAssertEqual(key(.char("q")), [.quit], "q quits once the input line is closed")

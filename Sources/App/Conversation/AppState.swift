@@ -20,6 +20,8 @@ struct AppState: Sendable {
     /// The model is answering (from its first output to `turnComplete`).
     var modelResponding = false
     var userEntry: Int?
+    /// A typed turn is waiting for its echo as input transcription (already shown: not shown twice).
+    var typedTurnPending = false
     var modelEntry: Int?
     /// A voice switch waiting for the end of the turn.
     var pendingVoice: String?

@@ -205,6 +205,7 @@ enum Reducer {
         var fx = finishModelEntry(&s, interrupted: s.modelResponding)
         fx += finishUserEntry(&s)
         s.ui.transcript.append(.user, trimmed)
+        s.typedTurnPending = true
         s.userTurnEndedAt = now
         s.ui.transcript.scroll = nil
         return fx + [.record(.line(speaker: "user", text: trimmed, interrupted: false)), .sendText(trimmed)]
@@ -262,6 +263,10 @@ enum Reducer {
         case .audio:
             break
         case .inputTranscription(let text, let finished):
+            if s.typedTurnPending {
+                if finished { s.typedTurnPending = false }
+                break
+            }
             if s.modelResponding, s.mode == .open { fx += finishModelEntry(&s, interrupted: true) }
             fx += appendUser(&s, text, finished: finished)
         case .outputTranscription(let text, let finished):
@@ -271,6 +276,7 @@ enum Reducer {
         case .generationComplete:
             break
         case .turnComplete:
+            s.typedTurnPending = false
             fx += finishUserEntry(&s)
             fx += finishModelEntry(&s, interrupted: s.discardingReply)
             s.modelResponding = false
@@ -339,6 +345,7 @@ enum Reducer {
     }
 
     static func appendModel(_ s: inout AppState, _ text: String, finished: Bool) -> [Effect] {
+        s.typedTurnPending = false
         var fx = finishUserEntry(&s)
         s.modelResponding = true
         if let id = s.modelEntry {

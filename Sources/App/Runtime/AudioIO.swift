@@ -59,7 +59,7 @@ final class AudioIO: Sendable {
                 playback = p
                 capture = c
             } catch {
-                problem = "no audio: \(error) — text only (Tab to type)"
+                problem = Self.describe(error)
                 ec = nil
             }
         }
@@ -73,9 +73,15 @@ final class AudioIO: Sendable {
                 try capture.open { [weak self] chunk in self?.captured(chunk) }
             } catch {
                 playback?.close()
-                self.problemOverride.withLock { $0 = "no microphone: \(error) — text only (Tab to type)" }
+                self.problemOverride.withLock { $0 = Self.describe(error) }
             }
         }
+    }
+
+    /// The full reason, with what to do, for the transcript.
+    static func describe(_ error: any Error) -> String {
+        if let e = error as? PulseAudioError { return "no sound: \(e.message) — \(e.hint)" }
+        return "no sound: \(error)"
     }
 
     private let problemOverride = Mutex<String?>(nil)

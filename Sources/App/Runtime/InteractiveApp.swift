@@ -92,7 +92,10 @@ final class InteractiveApp {
 
         var state = AppState(config: config, demo: demo, audioAvailable: audio.unavailable == nil, kitty: false)
         state.keyMap = keyMap.map
-        state.ui.banner = audio.unavailable
+        if let why = audio.unavailable {
+            state.ui.banner = noAudio ? "text only (--no-audio): Tab to type" : "no sound — text only: Tab to type (details below)"
+            if !noAudio { state.ui.transcript.append(.error, why) }
+        }
         state.ui.meters.echoProtection = config.mode == .open ? audio.protectionDescription : nil
         if let error = themeResult.error { state.ui.transcript.append(.error, "\(error) — using the default theme") }
         if let problem = keyMap.problem { state.ui.transcript.append(.error, problem) }
