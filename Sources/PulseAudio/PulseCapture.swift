@@ -53,6 +53,8 @@ public final class PulseCapture: AudioSource {
         var stats = CaptureStats()
         var stopRequested = false
         var running = false
+        var deviceRemoved = false
+        var watcher: DeviceWatcher?
     }
 
     /// The options the stream was created with.
@@ -92,9 +94,16 @@ public final class PulseCapture: AudioSource {
         let already = state.withLock { $0.running }
         if already { return }
         let stream = try openStream(device: options.device)
+        let watcher = try options.device.map { name throws(PulseAudioError) in
+            try DeviceWatcher(server: options.server, kind: .source, name: name, timeout: options.connectTimeout) {
+                [state] in state.withLock { $0.deviceRemoved = true }
+            }
+        }
         state.withLock {
             $0.running = true
             $0.stopRequested = false
+            $0.deviceRemoved = false
+            $0.watcher = watcher
         }
         let thread = Thread { [self] in
             self.run(stream: stream, consumer: consumer)
@@ -127,6 +136,7 @@ public final class PulseCapture: AudioSource {
             s.stopRequested = true
             return r
         }
+        state.withLock { $0.watcher.take() }?.stop()
         guard wasRunning else { return }
         wake.signal()
         // One chunk plus slack; a server that froze mid-read cannot hold us forever.
@@ -151,20 +161,20 @@ public final class PulseCapture: AudioSource {
             do {
                 try samples.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in try s.read(into: b) }
             } catch {
-                onEvent?(.deviceLost(kind: .source, device: device, error: error))
+                lost(device: device, error: error)
                 stream = nil
                 continue
             }
             let timestamp = MonotonicClock.now()
             let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
             let cpu = MonotonicClock.threadCPUTime()
-            let (deliver, endsGate) = state.withLock { st in
+            let (deliver, endsGate, removed) = state.withLock { st in
                 st.meter.update(level, at: Double(timestamp) / 1e9)
                 st.stats.chunksRead += 1
                 st.stats.threadCPUSeconds = Double(cpu) / 1e9
                 let d = st.gate.chunkCaptured()
                 if d.deliver { st.stats.chunksDelivered += 1 }
-                return d
+                return (d.deliver, d.endsGate, st.deviceRemoved)
             }
             if deliver {
                 consumer(AudioChunk(samples: samples, timestamp: timestamp, level: level, sequence: sequence,
@@ -172,11 +182,26 @@ public final class PulseCapture: AudioSource {
             }
             onLevel?(level)
             sequence += 1
+            if removed, let name = device {
+                // The server moved the stream (or will kill it); reopen on the default ourselves.
+                lost(device: device, error: .noSuchDevice(name: name, kind: .source))
+                stream = nil
+                continue
+            }
             if sequence % 50 == 0 {
                 let latency = Double(s.latency()) / 1e6
                 state.withLock { $0.stats.latencySeconds = latency }
             }
         }
+    }
+
+    private func lost(device: String?, error: PulseAudioError) {
+        let watcher = state.withLock { s -> DeviceWatcher? in
+            s.deviceRemoved = false
+            return s.watcher.take()
+        }
+        watcher?.stop()
+        onEvent?(.deviceLost(kind: .source, device: device, error: error))
     }
 
     /// Reopens on the default source, retrying every second until it works or `close()` is called.

@@ -81,6 +81,8 @@ public final class PulsePlayback: AudioSink {
         var flushRequestedAt: UInt64?
         var drainRequested = false
         var stopRequested = false
+        var deviceRemoved = false
+        var watcher: DeviceWatcher?
         var running = false
         var exited = true
         var idle = true
@@ -135,10 +137,21 @@ public final class PulsePlayback: AudioSink {
         let already = shared.locked { $0.running }
         if already { return }
         let stream = try openStream(device: options.device)
+        let shared = self.shared
+        let watcher = try options.device.map { name throws(PulseAudioError) in
+            try DeviceWatcher(server: options.server, kind: .sink, name: name, timeout: options.connectTimeout) {
+                shared.locked { s in
+                    s.deviceRemoved = true
+                    s.cond.broadcast()
+                }
+            }
+        }
         shared.locked {
             $0.running = true
             $0.exited = false
             $0.stopRequested = false
+            $0.deviceRemoved = false
+            $0.watcher = watcher
         }
         let thread = Thread { [self] in
             self.run(stream: stream)
@@ -225,6 +238,7 @@ public final class PulsePlayback: AudioSink {
     /// Stops the thread, dropping what is queued, and closes the stream.
     public func close() {
         let deadline = Date(timeIntervalSinceNow: 2)
+        shared.locked { $0.watcher.take() }?.stop()
         shared.locked { s in
             guard s.running else { return }
             s.stopRequested = true
@@ -241,6 +255,7 @@ public final class PulsePlayback: AudioSink {
 
     private enum Step {
         case stop
+        case deviceRemoved
         case work(flushAt: UInt64?, drain: Bool, samples: [Int16], enqueuedAt: UInt64?, emptyAfter: Bool)
     }
 
@@ -258,11 +273,18 @@ public final class PulsePlayback: AudioSink {
             }
         }
         while true {
+            if stream == nil {
+                stream = reopen()
+                device = nil
+                if stream == nil { break }  // closed while reopening
+            }
             let step: Step = shared.locked { s in
-                while !s.stopRequested && s.flushRequestedAt == nil && s.buffer.isEmpty && !s.drainRequested {
+                while !s.stopRequested && s.flushRequestedAt == nil && s.buffer.isEmpty && !s.drainRequested
+                    && !s.deviceRemoved {
                     s.cond.wait()
                 }
                 if s.stopRequested { return .stop }
+                if s.deviceRemoved { return .deviceRemoved }
                 let flushAt = s.flushRequestedAt
                 s.flushRequestedAt = nil
                 var drain = false
@@ -274,12 +296,18 @@ public final class PulsePlayback: AudioSink {
                 return .work(flushAt: flushAt, drain: drain, samples: samples, enqueuedAt: enqueuedAt,
                              emptyAfter: s.buffer.isEmpty)
             }
-            guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
-            guard let out = stream else {
-                stream = reopen()
-                device = nil
+            if case .stop = step { break }
+            if case .deviceRemoved = step {
+                if stream != nil, let name = device {
+                    lost(device: device, error: .noSuchDevice(name: name, kind: .sink))
+                    stream = nil
+                } else {
+                    shared.locked { $0.deviceRemoved = false }
+                }
                 continue
             }
+            guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
+            guard let out = stream else { break }
             do throws(PulseAudioError) {
                 if let flushAt {
                     try out.flush()
@@ -331,10 +359,20 @@ public final class PulsePlayback: AudioSink {
                     if finished { onEvent?(.playbackFinished) }
                 }
             } catch {
-                onEvent?(.deviceLost(kind: .sink, device: device, error: error))
+                lost(device: device, error: error)
                 stream = nil
             }
         }
+    }
+
+    private func lost(device: String?, error: PulseAudioError) {
+        let watcher = shared.locked { s -> DeviceWatcher? in
+            s.deviceRemoved = false
+            defer { s.watcher = nil }
+            return s.watcher
+        }
+        watcher?.stop()
+        onEvent?(.deviceLost(kind: .sink, device: device, error: error))
     }
 
     /// Reopens on the default sink, retrying every second until it works or `close()` is called.
