@@ -100,43 +100,29 @@ public final class PulsePlayback: AudioSink {
     }
 
     /// The options the stream was created with.
-    public let options: Options
+    public var options: Options { worker.options }
     /// The playback format.
     public var format: AudioFormat { options.format }
-    private let onEvent: (@Sendable (AudioEvent) -> Void)?
-    private let shared: Shared
+    // The thread holds the worker, not the PulsePlayback, so dropping the last reference closes the stream.
+    private let worker: Worker
+    private var shared: Shared { worker.shared }
 
     /// A playback stream, not yet open. `onEvent` (on the playback thread) reports device changes and the end
     /// of playback after `drain()`.
     public init(options: Options = Options(), onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
-        self.options = options
-        self.onEvent = onEvent
-        shared = Shared(buffer: PlaybackBuffer(seconds: options.bufferSeconds, format: options.format))
+        worker = Worker(options: options, onEvent: onEvent,
+                        shared: Shared(buffer: PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)))
     }
 
     deinit {
         close()
     }
 
-    private func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
-        _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
-        let f = options.format
-        let target = max(10, options.targetLatencyMilliseconds)
-        let prebuf = min(target, max(options.writeMilliseconds, options.prebufferMilliseconds ?? target / 2))
-        let attr = pa_buffer_attr(maxlength: serverDefault,
-                                  tlength: bytes(milliseconds: target, format: f),
-                                  prebuf: bytes(milliseconds: prebuf, format: f),
-                                  minreq: bytes(milliseconds: min(options.writeMilliseconds, target / 2), format: f),
-                                  fragsize: serverDefault)
-        return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
-                                kind: .sink, device: device, format: f, bufferAttributes: attr)
-    }
-
     /// Connects (failing within `connectTimeout` if no server answers) and starts the playback thread.
     public func open() throws {
         let already = shared.locked { $0.running }
         if already { return }
-        let stream = try openStream(device: options.device)
+        let stream = try worker.openStream(device: options.device)
         let shared = self.shared
         let watcher = try options.device.map { name throws(PulseAudioError) in
             try DeviceWatcher(server: options.server, kind: .sink, name: name, timeout: options.connectTimeout) {
@@ -153,8 +139,9 @@ public final class PulsePlayback: AudioSink {
             $0.deviceRemoved = false
             $0.watcher = watcher
         }
-        let thread = Thread { [self] in
-            self.run(stream: stream)
+        let worker = self.worker
+        let thread = Thread {
+            worker.run(stream: stream)
         }
         thread.name = "parley-playback"
         thread.start()
@@ -259,140 +246,161 @@ public final class PulsePlayback: AudioSink {
         case work(flushAt: UInt64?, drain: Bool, samples: [Int16], enqueuedAt: UInt64?, emptyAfter: Bool)
     }
 
-    private func run(stream initial: SimpleStream) {
-        var stream: SimpleStream? = initial
-        var device = options.device
-        let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
-        let record = options.recordTimings
-        // When our buffer ran empty mid-turn: the moment the server's queue runs dry too.
-        var starvedAt: UInt64?
-        defer {
-            shared.locked { s in
-                s.exited = true
-                s.cond.broadcast()
-            }
+    /// What the playback thread runs, holding only what it needs.
+    private struct Worker: Sendable {
+        let options: Options
+        let onEvent: (@Sendable (AudioEvent) -> Void)?
+        let shared: Shared
+
+        func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
+            _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
+            let f = options.format
+            let target = max(10, options.targetLatencyMilliseconds)
+            let prebuf = min(target, max(options.writeMilliseconds, options.prebufferMilliseconds ?? target / 2))
+            let attr = pa_buffer_attr(maxlength: serverDefault,
+                                      tlength: bytes(milliseconds: target, format: f),
+                                      prebuf: bytes(milliseconds: prebuf, format: f),
+                                      minreq: bytes(milliseconds: min(options.writeMilliseconds, target / 2), format: f),
+                                      fragsize: serverDefault)
+            return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
+                                    kind: .sink, device: device, format: f, bufferAttributes: attr)
         }
-        while true {
-            if stream == nil {
-                stream = reopen()
-                device = nil
-                if stream == nil { break }  // closed while reopening
-            }
-            let step: Step = shared.locked { s in
-                while !s.stopRequested && s.flushRequestedAt == nil && s.buffer.isEmpty && !s.drainRequested
-                    && !s.deviceRemoved {
-                    s.cond.wait()
+
+        func run(stream initial: SimpleStream) {
+            var stream: SimpleStream? = initial
+            var device = options.device
+            let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
+            let record = options.recordTimings
+            // When our buffer ran empty mid-turn: the moment the server's queue runs dry too.
+            var starvedAt: UInt64?
+            defer {
+                shared.locked { s in
+                    s.exited = true
+                    s.cond.broadcast()
                 }
-                if s.stopRequested { return .stop }
-                if s.deviceRemoved { return .deviceRemoved }
-                let flushAt = s.flushRequestedAt
-                s.flushRequestedAt = nil
-                var drain = false
-                if s.buffer.isEmpty && s.drainRequested {
-                    drain = true
-                    s.drainRequested = false
-                }
-                let (samples, enqueuedAt) = s.buffer.take(upTo: blockSamples)
-                return .work(flushAt: flushAt, drain: drain, samples: samples, enqueuedAt: enqueuedAt,
-                             emptyAfter: s.buffer.isEmpty)
             }
-            if case .stop = step { break }
-            if case .deviceRemoved = step {
-                if stream != nil, let name = device {
-                    lost(device: device, error: .noSuchDevice(name: name, kind: .sink))
-                    stream = nil
-                } else {
-                    shared.locked { $0.deviceRemoved = false }
+            while true {
+                if stream == nil {
+                    stream = reopen()
+                    device = nil
+                    if stream == nil { break }  // closed while reopening
                 }
-                continue
-            }
-            guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
-            guard let out = stream else { break }
-            do throws(PulseAudioError) {
-                if let flushAt {
-                    try out.flush()
-                    starvedAt = nil
-                    let done = MonotonicClock.now()
-                    shared.locked { s in
-                        if record { s.stats.flushNanos.append(done - flushAt) }
-                        if s.buffer.isEmpty {
+                let step: Step = shared.locked { s in
+                    while !s.stopRequested && s.flushRequestedAt == nil && s.buffer.isEmpty && !s.drainRequested
+                        && !s.deviceRemoved {
+                        s.cond.wait()
+                    }
+                    if s.stopRequested { return .stop }
+                    if s.deviceRemoved { return .deviceRemoved }
+                    let flushAt = s.flushRequestedAt
+                    s.flushRequestedAt = nil
+                    var drain = false
+                    if s.buffer.isEmpty && s.drainRequested {
+                        drain = true
+                        s.drainRequested = false
+                    }
+                    let (samples, enqueuedAt) = s.buffer.take(upTo: blockSamples)
+                    return .work(flushAt: flushAt, drain: drain, samples: samples, enqueuedAt: enqueuedAt,
+                                 emptyAfter: s.buffer.isEmpty)
+                }
+                if case .stop = step { break }
+                if case .deviceRemoved = step {
+                    if stream != nil, let name = device {
+                        lost(device: device, error: .noSuchDevice(name: name, kind: .sink))
+                        stream = nil
+                    } else {
+                        shared.locked { $0.deviceRemoved = false }
+                    }
+                    continue
+                }
+                guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
+                guard let out = stream else { break }
+                do throws(PulseAudioError) {
+                    if let flushAt {
+                        try out.flush()
+                        starvedAt = nil
+                        let done = MonotonicClock.now()
+                        shared.locked { s in
+                            if record { s.stats.flushNanos.append(done - flushAt) }
+                            if s.buffer.isEmpty {
+                                s.idle = true
+                                s.cond.broadcast()
+                            }
+                        }
+                    }
+                    if !samples.isEmpty {
+                        let start = MonotonicClock.now()
+                        if let starvedAt, start > starvedAt + 5_000_000 {
+                            shared.locked { $0.stats.underruns += 1 }
+                        }
+                        starvedAt = nil
+                        try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
+                        let written = MonotonicClock.now()
+                        let latency = out.latency() * 1000
+                        let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
+                        let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
+                        let cpu = MonotonicClock.threadCPUTime()
+                        if emptyAfter { starvedAt = written + latency }
+                        shared.locked { s in
+                            // Heard from (written + latency - duration): latency counts to the block's last sample.
+                            s.heard.append((written + latency - min(latency, duration), level))
+                            if s.heard.count > 1000 { s.heard.removeFirst(s.heard.count - 1000) }
+                            s.stats.samplesWritten += samples.count
+                            s.stats.latencySeconds = Double(latency) / 1e9
+                            s.stats.threadCPUSeconds = Double(cpu) / 1e9
+                            if record, let enqueuedAt, s.stats.handInToWrittenNanos.count < 1_000_000 {
+                                s.stats.handInToWrittenNanos.append(written - enqueuedAt)
+                            }
+                        }
+                    }
+                    if drain {
+                        try out.drain()
+                        starvedAt = nil
+                        let finished = shared.locked { s -> Bool in
+                            s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+                            guard s.buffer.isEmpty && !s.stopRequested else { return false }
                             s.idle = true
                             s.cond.broadcast()
+                            return true
                         }
+                        if finished { onEvent?(.playbackFinished) }
                     }
+                } catch {
+                    lost(device: device, error: error)
+                    stream = nil
                 }
-                if !samples.isEmpty {
-                    let start = MonotonicClock.now()
-                    if let starvedAt, start > starvedAt + 5_000_000 {
-                        shared.locked { $0.stats.underruns += 1 }
-                    }
-                    starvedAt = nil
-                    try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
-                    let written = MonotonicClock.now()
-                    let latency = out.latency() * 1000
-                    let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
-                    let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
-                    let cpu = MonotonicClock.threadCPUTime()
-                    if emptyAfter { starvedAt = written + latency }
+            }
+        }
+
+        func lost(device: String?, error: PulseAudioError) {
+            let watcher = shared.locked { s -> DeviceWatcher? in
+                s.deviceRemoved = false
+                defer { s.watcher = nil }
+                return s.watcher
+            }
+            watcher?.stop()
+            onEvent?(.deviceLost(kind: .sink, device: device, error: error))
+        }
+
+        /// Reopens on the default sink, retrying every second until it works or `close()` is called.
+        func reopen() -> SimpleStream? {
+            var reported = false
+            while !shared.locked({ $0.stopRequested }) {
+                do {
+                    let s = try openStream(device: nil)
+                    shared.locked { $0.stats.reopens += 1 }
+                    onEvent?(.reopened(kind: .sink, device: nil))
+                    return s
+                } catch {
+                    if !reported { onEvent?(.reopenFailed(kind: .sink, error: error)) }
+                    reported = true
+                    let deadline = Date(timeIntervalSinceNow: 1)
                     shared.locked { s in
-                        // Heard from (written + latency - duration): latency counts to the block's last sample.
-                        s.heard.append((written + latency - min(latency, duration), level))
-                        if s.heard.count > 1000 { s.heard.removeFirst(s.heard.count - 1000) }
-                        s.stats.samplesWritten += samples.count
-                        s.stats.latencySeconds = Double(latency) / 1e9
-                        s.stats.threadCPUSeconds = Double(cpu) / 1e9
-                        if record, let enqueuedAt, s.stats.handInToWrittenNanos.count < 1_000_000 {
-                            s.stats.handInToWrittenNanos.append(written - enqueuedAt)
-                        }
+                        if !s.stopRequested { _ = s.cond.wait(until: deadline) }
                     }
                 }
-                if drain {
-                    try out.drain()
-                    starvedAt = nil
-                    let finished = shared.locked { s -> Bool in
-                        s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
-                        guard s.buffer.isEmpty && !s.stopRequested else { return false }
-                        s.idle = true
-                        s.cond.broadcast()
-                        return true
-                    }
-                    if finished { onEvent?(.playbackFinished) }
-                }
-            } catch {
-                lost(device: device, error: error)
-                stream = nil
             }
+            return nil
         }
-    }
-
-    private func lost(device: String?, error: PulseAudioError) {
-        let watcher = shared.locked { s -> DeviceWatcher? in
-            s.deviceRemoved = false
-            defer { s.watcher = nil }
-            return s.watcher
-        }
-        watcher?.stop()
-        onEvent?(.deviceLost(kind: .sink, device: device, error: error))
-    }
-
-    /// Reopens on the default sink, retrying every second until it works or `close()` is called.
-    private func reopen() -> SimpleStream? {
-        var reported = false
-        while !shared.locked({ $0.stopRequested }) {
-            do {
-                let s = try openStream(device: nil)
-                shared.locked { $0.stats.reopens += 1 }
-                onEvent?(.reopened(kind: .sink, device: nil))
-                return s
-            } catch {
-                if !reported { onEvent?(.reopenFailed(kind: .sink, error: error)) }
-                reported = true
-                let deadline = Date(timeIntervalSinceNow: 1)
-                shared.locked { s in
-                    if !s.stopRequested { _ = s.cond.wait(until: deadline) }
-                }
-            }
-        }
-        return nil
     }
 }

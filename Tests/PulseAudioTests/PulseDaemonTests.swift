@@ -169,6 +169,23 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertLessThan(elapsed, 3)
     }
 
+    func testDroppingOpenStreamsWithoutCloseStopsTheirThreads() throws {
+        let server = try testPulseServer()
+        weak var weakCapture: PulseCapture?
+        weak var weakPlayback: PulsePlayback?
+        do {
+            let capture = PulseCapture(options: .init(server: server, device: nullMonitor))
+            let playback = PulsePlayback(options: .init(server: server, device: nullSink))
+            try capture.open { _ in }
+            try playback.open()
+            playback.write([Int16](repeating: 0, count: 2400))
+            weakCapture = capture
+            weakPlayback = playback
+        }
+        XCTAssertNil(weakCapture, "the thread does not keep the stream alive")
+        XCTAssertNil(weakPlayback)
+    }
+
     func testNamedDeviceThatDoesNotExist() throws {
         let server = try testPulseServer()
         XCTAssertThrowsError(try PulsePlayback(options: .init(server: server, device: "no_such_sink")).open()) { e in
