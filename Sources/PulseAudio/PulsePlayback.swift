@@ -271,8 +271,15 @@ public final class PulsePlayback: AudioSink {
             var device = options.device
             let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
             let record = options.recordTimings
+            let blockNanos = UInt64(options.format.duration(sampleCount: blockSamples) * 1e9)
             // When our buffer ran empty mid-turn: the moment the server's queue runs dry too.
             var starvedAt: UInt64?
+            // While the server's buffer is full, pa_simple_write blocks until it wants more; a flush requested
+            // meanwhile would wait for it. So once writes start blocking we wait on our own condition instead
+            // (woken at once by flush/close) for about as long as they blocked, and the write itself then
+            // barely blocks. `pace` adapts: up while writes still block, down when they find room.
+            var pace: UInt64 = 0
+            var resumeAt: UInt64 = 0
             defer {
                 shared.locked { s in
                     s.exited = true
@@ -286,9 +293,15 @@ public final class PulsePlayback: AudioSink {
                     if stream == nil { break }  // closed while reopening
                 }
                 let step: Step = shared.locked { s in
-                    while !s.stopRequested && s.flushRequestedAt == nil && s.buffer.isEmpty && !s.drainRequested
-                        && !s.deviceRemoved {
-                        s.cond.wait()
+                    while !s.stopRequested && s.flushRequestedAt == nil && !s.deviceRemoved {
+                        if s.buffer.isEmpty {
+                            if s.drainRequested { break }
+                            s.cond.wait()
+                        } else {
+                            let now = MonotonicClock.now()
+                            if now >= resumeAt { break }
+                            _ = s.cond.wait(until: Date(timeIntervalSinceNow: Double(resumeAt - now) / 1e9))
+                        }
                     }
                     if s.stopRequested { return .stop }
                     if s.deviceRemoved { return .deviceRemoved }
@@ -319,6 +332,8 @@ public final class PulsePlayback: AudioSink {
                     if let flushAt {
                         try out.flush()
                         starvedAt = nil
+                        pace = 0
+                        resumeAt = 0
                         let done = MonotonicClock.now()
                         shared.locked { s in
                             if record { s.stats.flushNanos.append(done - flushAt) }
@@ -336,6 +351,13 @@ public final class PulsePlayback: AudioSink {
                         starvedAt = nil
                         try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
                         let written = MonotonicClock.now()
+                        let blocked = written - start
+                        if blocked > 2_000_000 {
+                            pace = min(pace + blocked - 1_000_000, blockNanos)
+                        } else if blocked < 500_000 {
+                            pace = pace > 500_000 ? pace - 500_000 : 0
+                        }
+                        resumeAt = emptyAfter ? 0 : written + pace
                         let latency = out.latency() * 1000
                         let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
                         let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
@@ -356,6 +378,8 @@ public final class PulsePlayback: AudioSink {
                     if drain {
                         try out.drain()
                         starvedAt = nil
+                        pace = 0
+                        resumeAt = 0
                         let finished = shared.locked { s -> Bool in
                             s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
                             guard s.buffer.isEmpty && !s.stopRequested else { return false }
