@@ -63,6 +63,10 @@ public final class PulsePlayback: AudioSink {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
+        /// Silence written before the first audio after open, `flush()` or `drain()`, in milliseconds.
+        /// PulseAudio drops the first ~15 ms written to a stream that was flushed or drained (seen on 16.1
+        /// through a null sink's monitor); 20 ms of silence absorbs it, so the first syllable of a turn is kept.
+        public var restartPaddingMilliseconds = 25
         /// Record per-chunk timings in `stats` (benchmarks).
         public var recordTimings = false
 
@@ -280,6 +284,9 @@ public final class PulsePlayback: AudioSink {
             // barely blocks. `pace` adapts: up while writes still block, down when they find room.
             var pace: UInt64 = 0
             var resumeAt: UInt64 = 0
+            let padding = [Int16](repeating: 0, count: options.format.sampleCount(
+                milliseconds: max(0, options.restartPaddingMilliseconds)))
+            var padNext = true
             defer {
                 shared.locked { s in
                     s.exited = true
@@ -291,6 +298,7 @@ public final class PulsePlayback: AudioSink {
                     stream = reopen()
                     device = nil
                     if stream == nil { break }  // closed while reopening
+                padNext = true
                 }
                 let step: Step = shared.locked { s in
                     while !s.stopRequested && s.flushRequestedAt == nil && !s.deviceRemoved {
@@ -334,6 +342,7 @@ public final class PulsePlayback: AudioSink {
                         starvedAt = nil
                         pace = 0
                         resumeAt = 0
+                        padNext = true
                         let done = MonotonicClock.now()
                         shared.locked { s in
                             if record { s.stats.flushNanos.append(done - flushAt) }
@@ -349,6 +358,10 @@ public final class PulsePlayback: AudioSink {
                             shared.locked { $0.stats.underruns += 1 }
                         }
                         starvedAt = nil
+                        if padNext, !padding.isEmpty {
+                            try padding.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
+                        }
+                        padNext = false
                         try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
                         let written = MonotonicClock.now()
                         let blocked = written - start
@@ -380,6 +393,7 @@ public final class PulsePlayback: AudioSink {
                         starvedAt = nil
                         pace = 0
                         resumeAt = 0
+                        padNext = true
                         let finished = shared.locked { s -> Bool in
                             s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
                             guard s.buffer.isEmpty && !s.stopRequested else { return false }

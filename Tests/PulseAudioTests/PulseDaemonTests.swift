@@ -204,7 +204,7 @@ final class PulseDaemonTests: XCTestCase {
         let t = loop.timeline()
         let span = try XCTUnwrap(t.loudSpan(), "the tone came back")
         let seconds = Double(span.count) / 16_000
-        XCTAssertEqual(seconds, 1.0, accuracy: 0.03)
+        XCTAssertEqual(seconds, 1.0, accuracy: 0.01, "the whole tone, its first syllable included")
         let middle = Array(t.samples[(span.lowerBound + 1600)..<(span.upperBound - 1600)])
         XCTAssertEqual(Signals.frequency(middle, rate: 16_000), 1000, accuracy: 10)
         XCTAssertEqual(AudioLevel(measuring: middle).rmsDBFS, -9.03, accuracy: 1.0)
@@ -274,7 +274,7 @@ final class PulseDaemonTests: XCTestCase {
         let gap = t.longestQuietRun(in: span)
         print("burst: \(String(format: "%.3f", seconds)) s of tone on the monitor, longest quiet run \(gap) samples, "
               + "played in \(String(format: "%.2f", played)) s, underruns \(stats.underruns)")
-        XCTAssertEqual(seconds, 5.0, accuracy: 0.03, "correct duration")
+        XCTAssertEqual(seconds, 5.0, accuracy: 0.01, "correct duration")
         XCTAssertLessThanOrEqual(gap, 16, "no gap of 1 ms or more")
         XCTAssertGreaterThanOrEqual(played, 4.9)
     }
