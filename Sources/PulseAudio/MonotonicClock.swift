@@ -1,3 +1,4 @@
+import CPulse
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,4 +26,13 @@ public enum MonotonicClock {
         clock_gettime(clock, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
+}
+
+/// Asks for a higher scheduling priority for the calling audio thread (nice -11, what PulseAudio itself uses),
+/// so a busy machine delays it less. Needs CAP_SYS_NICE or an RLIMIT_NICE allowance; without them it silently
+/// stays at the normal priority.
+func raiseThreadPriority() {
+    #if os(Linux)
+    _ = parley_set_thread_nice(-11)
+    #endif
 }

@@ -271,12 +271,14 @@ public final class PulsePlayback: AudioSink {
         }
 
         func run(stream initial: SimpleStream) {
+            raiseThreadPriority()
             var stream: SimpleStream? = initial
             var device = options.device
             let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
             let record = options.recordTimings
             let blockNanos = UInt64(options.format.duration(sampleCount: blockSamples) * 1e9)
-            // When our buffer ran empty mid-turn: the moment the server's queue runs dry too.
+            // When the server's queue runs dry if nothing more is written: a write starting later than this
+            // (our buffer ran empty mid-turn, or this thread was not scheduled in time) is an underrun.
             var starvedAt: UInt64?
             // While the server's buffer is full, pa_simple_write blocks until it wants more; a flush requested
             // meanwhile would wait for it. So once writes start blocking we wait on our own condition instead
@@ -375,7 +377,7 @@ public final class PulsePlayback: AudioSink {
                         let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
                         let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
                         let cpu = MonotonicClock.threadCPUTime()
-                        if emptyAfter { starvedAt = written + latency }
+                        starvedAt = written + latency
                         shared.locked { s in
                             // Heard from (written + latency - duration): latency counts to the block's last sample.
                             s.heard.append((written + latency - min(latency, duration), level))
