@@ -168,6 +168,24 @@ final class PulseContext {
         return box.value
     }
 
+    struct Module {
+        var index: UInt32
+        var name: String
+        var argument: String
+    }
+
+    func modules(timeout: Double) throws(PulseAudioError) -> [Module] {
+        let box = Box([Module]())
+        let op = pa_context_get_module_info_list(context, { _, info, eol, userdata in
+            guard eol == 0, let info, let userdata else { return }
+            let box = Unmanaged<Box<[Module]>>.fromOpaque(userdata).takeUnretainedValue()
+            box.value.append(Module(index: info.pointee.index, name: PulseContext.string(info.pointee.name) ?? "",
+                                    argument: PulseContext.string(info.pointee.argument) ?? ""))
+        }, Unmanaged.passUnretained(box).toOpaque())
+        try wait(op, "a module list request", timeout: timeout)
+        return box.value
+    }
+
     /// Loads a module; returns its index.
     func loadModule(_ name: String, arguments: String, timeout: Double) throws(PulseAudioError) -> UInt32 {
         let box = Box(UInt32.max)

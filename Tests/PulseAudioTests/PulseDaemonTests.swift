@@ -376,5 +376,18 @@ final class PulseDaemonTests: XCTestCase {
         }
         d = try AudioDevices.query(server: server)
         XCTAssertFalse(d.sources.contains { $0.name == name })
+        // A leftover from a killed parley (a pid that does not run) is cleaned up; ours is not touched.
+        let deadPID = 999_999
+        let leftover = try ctx.loadModule("module-echo-cancel", arguments:
+            "aec_method=webrtc source_name=parley_ec_\(deadPID)_1_source sink_name=parley_ec_\(deadPID)_1_sink "
+            + "source_master=parley_mic.monitor sink_master=\(nullSink)", timeout: 3)
+        let live = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+        XCTAssertEqual(try EchoCanceller.unloadLeftovers(server: server), 1)
+        let modules = try ctx.modules(timeout: 3)
+        XCTAssertFalse(modules.contains { $0.index == leftover })
+        XCTAssertTrue(modules.contains { $0.index == live.moduleIndex })
+        try live.unload()
+        XCTAssertEqual(EchoCanceller.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
+        XCTAssertNil(EchoCanceller.ownerPID(ofArguments: "source_name=other"))
     }
 }
