@@ -15,18 +15,31 @@ func testPulseServer() throws -> String {
 let nullSink = "parley_null"
 let nullMonitor = "parley_null.monitor"
 
-/// A capture of the null sink's monitor and a playback stream to the null sink.
+/// A capture of a null sink's monitor and a playback stream to that sink. Each loopback loads its own null
+/// sink next to `parley_null`, so tests running in parallel (`swift test --parallel`) never hear each other.
 final class Loopback {
     let capture: PulseCapture
     let playback: PulsePlayback
     let recorder = ChunkRecorder()
     let events = ChunkEvents()
+    let sink: String
+    private let context: PulseContext
+    private let module: UInt32
     static let chunkSamples = 320
+    private static let counter = NSLock()
+    nonisolated(unsafe) private static var next = 0
 
     init(server: String, targetLatencyMilliseconds: Int = 80, recordTimings: Bool = false) throws {
+        Loopback.counter.lock()
+        Loopback.next += 1
+        let n = Loopback.next
+        Loopback.counter.unlock()
+        sink = "parley_test_\(getpid())_\(n)"
+        context = try PulseContext(server: server, timeout: 5)
+        module = try context.loadModule("module-null-sink", arguments: "sink_name=\(sink)", timeout: 5)
         let events = self.events
-        capture = PulseCapture(options: .init(server: server, device: nullMonitor), onEvent: { events.append($0) })
-        var po = PulsePlayback.Options(server: server, device: nullSink, targetLatencyMilliseconds: targetLatencyMilliseconds)
+        capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"), onEvent: { events.append($0) })
+        var po = PulsePlayback.Options(server: server, device: sink, targetLatencyMilliseconds: targetLatencyMilliseconds)
         po.recordTimings = recordTimings
         playback = PulsePlayback(options: po, onEvent: { events.append($0) })
         capture.setGate(open: true)
@@ -42,6 +55,7 @@ final class Loopback {
     func close() {
         playback.close()
         capture.close()
+        _ = try? context.unloadModule(module, timeout: 5)
     }
 
     /// Captured samples (gate always open, so chunks are contiguous) and the time of each sample index.
