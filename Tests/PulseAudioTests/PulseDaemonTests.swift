@@ -354,6 +354,59 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertEqual(capture.stats.reopens, 1)
     }
 
+    func testAServerThatDiesIsReportedRetriedAndClosesCleanly() throws {
+        _ = try testPulseServer()  // the daemon tests are enabled
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/pulse-daemon.sh")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("no \(script.path)") }
+        let dir = "/tmp/parley-audio-dying-\(getpid())"
+        func daemon(_ verb: String) throws -> String {
+            let p = Process()
+            let out = Pipe()
+            p.executableURL = script
+            p.arguments = [verb, dir]
+            p.standardOutput = out
+            try p.run()
+            p.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let server = try daemon("start")
+        defer {
+            _ = try? daemon("stop")
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        XCTAssertEqual(server, "unix:\(dir)/native")
+        let events = ChunkEvents()
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server), onEvent: { events.append($0) })
+        let playback = PulsePlayback(options: .init(server: server), onEvent: { events.append($0) })
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        try playback.open()
+        playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 30))
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        _ = try daemon("stop")
+        let deadline = Date(timeIntervalSinceNow: 10)
+        func failedToReopen(_ kind: PulseAudioError.DeviceKind) -> Bool {
+            events.all.contains { if case .reopenFailed(kind, .noServer) = $0 { return true }; return false }
+        }
+        while Date() < deadline, !(failedToReopen(.source) && failedToReopen(.sink)) {
+            _ = rec.wait(timeout: 0.05) { _ in false }
+        }
+        let all = events.all
+        XCTAssertTrue(all.contains { if case .deviceLost(.source, nil, .streamFailed) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains { if case .deviceLost(.sink, nil, _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(failedToReopen(.source), "\(all)")
+        XCTAssertTrue(failedToReopen(.sink), "\(all)")
+        XCTAssertTrue(playback.write([1, 2, 3]), "writes are still accepted (and buffered) while retrying")
+        let start = MonotonicClock.now()
+        capture.close()
+        playback.close()
+        XCTAssertLessThan(MonotonicClock.seconds(from: start, to: MonotonicClock.now()), 3, "close does not hang")
+        XCTAssertFalse(playback.write([1]), "closed")
+    }
+
     func testEchoCancellerLoadsAndUnloadsOnEveryPath() throws {
         let server = try testPulseServer()
         // module-echo-cancel refuses a sink and its own monitor: give it a separate "microphone".
