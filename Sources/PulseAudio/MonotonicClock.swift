@@ -31,8 +31,22 @@ public enum MonotonicClock {
 /// Asks for a higher scheduling priority for the calling audio thread (nice -11, what PulseAudio itself uses),
 /// so a busy machine delays it less. Needs CAP_SYS_NICE or an RLIMIT_NICE allowance; without them it silently
 /// stays at the normal priority.
-func raiseThreadPriority() {
+func raiseThreadPriority(name: String) {
     #if os(Linux)
-    _ = parley_set_thread_nice(-11)
+    parley_set_thread_name(name)
+    _ = parley_set_thread_nice(audioThreadNice)
     #endif
+}
+
+let audioThreadNice: Int32 = -11
+
+/// Runs `body` with the calling thread at the audio priority, then restores it: threads that `body` creates
+/// (libpulse's mainloop thread inside `pa_simple_new`, which carries every write and read) inherit it.
+func withAudioThreadPriority<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    #if os(Linux)
+    let before = parley_get_thread_nice()
+    let raised = before > audioThreadNice && parley_set_thread_nice(audioThreadNice) == 0
+    defer { if raised { _ = parley_set_thread_nice(before) } }
+    #endif
+    return try body()
 }

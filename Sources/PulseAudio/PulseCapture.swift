@@ -155,7 +155,7 @@ public final class PulseCapture: AudioSource {
         }
 
         func run(stream initial: SimpleStream, consumer: @Sendable (AudioChunk) -> Void) {
-            raiseThreadPriority()
+            raiseThreadPriority(name: "parley-capture")
             var stream: SimpleStream? = initial
             var device = options.device
             let count = options.format.sampleCount(milliseconds: options.chunkMilliseconds)

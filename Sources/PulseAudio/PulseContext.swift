@@ -46,7 +46,8 @@ final class PulseContext {
             if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
                 let code = pa_context_errno(ctx)
                 let reason = PulseContext.errorString(code)
-                if code == Int32(PA_ERR_CONNECTIONREFUSED.rawValue) || code == Int32(PA_ERR_INVALIDSERVER.rawValue) {
+                let gone = [PA_ERR_CONNECTIONREFUSED, PA_ERR_INVALIDSERVER, PA_ERR_CONNECTIONTERMINATED, PA_ERR_TIMEOUT]
+                if gone.contains(where: { Int32($0.rawValue) == code }) {
                     throw .noServer(server: where_, reason: reason)
                 }
                 throw .connectionFailed(server: where_, reason: reason)

@@ -271,7 +271,7 @@ public final class PulsePlayback: AudioSink {
         }
 
         func run(stream initial: SimpleStream) {
-            raiseThreadPriority()
+            raiseThreadPriority(name: "parley-playback")
             var stream: SimpleStream? = initial
             var device = options.device
             let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
