@@ -62,6 +62,28 @@ public final class EchoCanceller: Sendable {
         try? unload()
     }
 
+    /// Unloads echo cancellers left loaded by parley processes that no longer run (killed before they could
+    /// unload). Returns how many were removed. Call at startup before loading a new one.
+    @discardableResult
+    public static func unloadLeftovers(server: String? = nil, timeout: Double = 3) throws(PulseAudioError) -> Int {
+        let ctx = try PulseContext(server: server, name: "parley echo-cancel", timeout: timeout)
+        var removed = 0
+        for m in try ctx.modules(timeout: timeout) where m.name == "module-echo-cancel" {
+            guard let pid = ownerPID(ofArguments: m.argument), pid != getpid() else { continue }
+            if kill(pid, 0) == 0 || errno != ESRCH { continue }  // still running (or not ours to judge)
+            if try ctx.unloadModule(m.index, timeout: timeout) { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The pid in "source_name=parley_ec_<pid>_<n>_source", if the arguments are ours.
+    static func ownerPID(ofArguments arguments: String) -> pid_t? {
+        let marker = "source_name=\(namePrefix)_"
+        guard let r = arguments.range(of: marker) else { return nil }
+        let digits = arguments[r.upperBound...].prefix { $0.isNumber }
+        return pid_t(digits)
+    }
+
     /// What the UI says about this protection.
     public var protectionDescription: String { "echo cancellation (\(method), PulseAudio module-echo-cancel)" }
 }

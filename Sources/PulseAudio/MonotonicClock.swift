@@ -1,3 +1,4 @@
+import CPulse
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,4 +26,27 @@ public enum MonotonicClock {
         clock_gettime(clock, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
+}
+
+/// Asks for a higher scheduling priority for the calling audio thread (nice -11, what PulseAudio itself uses),
+/// so a busy machine delays it less. Needs CAP_SYS_NICE or an RLIMIT_NICE allowance; without them it silently
+/// stays at the normal priority.
+func raiseThreadPriority(name: String) {
+    #if os(Linux)
+    parley_set_thread_name(name)
+    _ = parley_set_thread_nice(audioThreadNice)
+    #endif
+}
+
+let audioThreadNice: Int32 = -11
+
+/// Runs `body` with the calling thread at the audio priority, then restores it: threads that `body` creates
+/// (libpulse's mainloop thread inside `pa_simple_new`, which carries every write and read) inherit it.
+func withAudioThreadPriority<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    #if os(Linux)
+    let before = parley_get_thread_nice()
+    let raised = before > audioThreadNice && parley_set_thread_nice(audioThreadNice) == 0
+    defer { if raised { _ = parley_set_thread_nice(before) } }
+    #endif
+    return try body()
 }

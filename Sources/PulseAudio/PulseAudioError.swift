@@ -21,21 +21,35 @@ public enum PulseAudioError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// Whether an error concerns a source (capture) or a sink (playback).
     public enum DeviceKind: String, Sendable, Equatable {
-        case source, sink
+        /// A capture device (microphone or monitor).
+        case source
+        /// A playback device (speaker).
+        case sink
     }
 
     /// What is wrong with a WAV file.
     public enum WAVProblem: Sendable, Equatable {
+        /// The file could not be opened or read.
         case unreadable(String)
+        /// The file could not be created or written.
         case unwritable(String)
+        /// No RIFF header.
         case notRIFF
+        /// A RIFF file of another kind.
         case notWAVE
+        /// No `fmt ` chunk.
         case missingFormat
+        /// No `data` chunk.
         case missingData
+        /// A chunk runs past the end of the file.
         case truncated
+        /// Not PCM (3 is IEEE float, 6/7 are A-law/µ-law).
         case unsupportedEncoding(formatTag: Int)
+        /// PCM of another sample size than 16 bits.
         case unsupportedBitDepth(Int)
+        /// More than two channels.
         case unsupportedChannels(Int)
+        /// A sample rate outside 1–384 kHz.
         case unsupportedRate(Int)
     }
 

@@ -53,51 +53,51 @@ public final class PulseCapture: AudioSource {
         var stats = CaptureStats()
         var stopRequested = false
         var running = false
+        var deviceRemoved = false
+        var watcher: DeviceWatcher?
     }
 
     /// The options the stream was created with.
-    public let options: Options
+    public var options: Options { worker.options }
     /// The capture format.
     public var format: AudioFormat { options.format }
-    private let onEvent: (@Sendable (AudioEvent) -> Void)?
-    private let onLevel: (@Sendable (AudioLevel) -> Void)?
-    private let state = LockedState(State())
-    private let wake = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
+    // The thread holds the worker, not the PulseCapture, so dropping the last reference closes the stream.
+    private let worker: Worker
+    private var state: LockedState<State> { worker.state }
+    private var wake: DispatchSemaphore { worker.wake }
+    private var exited: DispatchSemaphore { worker.exited }
 
     /// A capture stream, not yet open. `onLevel` receives the level of every chunk read (gate open or not),
     /// `onEvent` device changes; both on the capture thread.
     public init(options: Options = Options(), onLevel: (@Sendable (AudioLevel) -> Void)? = nil,
                 onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
-        self.options = options
-        self.onLevel = onLevel
-        self.onEvent = onEvent
+        worker = Worker(options: options, onEvent: onEvent, onLevel: onLevel, state: LockedState(State()),
+                        wake: DispatchSemaphore(value: 0), exited: DispatchSemaphore(value: 0))
     }
 
     deinit {
         close()
     }
 
-    private func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
-        _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
-        let chunkBytes = bytes(milliseconds: options.chunkMilliseconds, format: options.format)
-        let attr = pa_buffer_attr(maxlength: serverDefault, tlength: serverDefault, prebuf: serverDefault,
-                                  minreq: serverDefault, fragsize: chunkBytes)
-        return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
-                                kind: .source, device: device, format: options.format, bufferAttributes: attr)
-    }
-
     /// Connects (failing within `connectTimeout` if no server answers) and starts the capture thread.
     public func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws {
         let already = state.withLock { $0.running }
         if already { return }
-        let stream = try openStream(device: options.device)
+        let stream = try worker.openStream(device: options.device)
+        let watcher = try options.device.map { name throws(PulseAudioError) in
+            try DeviceWatcher(server: options.server, kind: .source, name: name, timeout: options.connectTimeout) {
+                [state] in state.withLock { $0.deviceRemoved = true }
+            }
+        }
         state.withLock {
             $0.running = true
             $0.stopRequested = false
+            $0.deviceRemoved = false
+            $0.watcher = watcher
         }
-        let thread = Thread { [self] in
-            self.run(stream: stream, consumer: consumer)
+        let worker = self.worker
+        let thread = Thread {
+            worker.run(stream: stream, consumer: consumer)
         }
         thread.name = "parley-capture"
         thread.start()
@@ -127,6 +127,7 @@ public final class PulseCapture: AudioSource {
             s.stopRequested = true
             return r
         }
+        state.withLock { $0.watcher.take() }?.stop()
         guard wasRunning else { return }
         wake.signal()
         // One chunk plus slack; a server that froze mid-read cannot hold us forever.
@@ -135,65 +136,100 @@ public final class PulseCapture: AudioSource {
         }
     }
 
-    private func run(stream initial: SimpleStream, consumer: @Sendable (AudioChunk) -> Void) {
-        var stream: SimpleStream? = initial
-        var device = options.device
-        let count = options.format.sampleCount(milliseconds: options.chunkMilliseconds)
-        var samples = [Int16](repeating: 0, count: count)
-        var sequence: UInt64 = 0
-        defer { exited.signal() }
-        while !state.withLock({ $0.stopRequested }) {
-            guard let s = stream else {
-                stream = reopen(lostDevice: device)
-                device = nil
-                continue
-            }
-            do {
-                try samples.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in try s.read(into: b) }
-            } catch {
-                onEvent?(.deviceLost(kind: .source, device: device, error: error))
-                stream = nil
-                continue
-            }
-            let timestamp = MonotonicClock.now()
-            let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
-            let cpu = MonotonicClock.threadCPUTime()
-            let (deliver, endsGate) = state.withLock { st in
-                st.meter.update(level, at: Double(timestamp) / 1e9)
-                st.stats.chunksRead += 1
-                st.stats.threadCPUSeconds = Double(cpu) / 1e9
-                let d = st.gate.chunkCaptured()
-                if d.deliver { st.stats.chunksDelivered += 1 }
-                return d
-            }
-            if deliver {
-                consumer(AudioChunk(samples: samples, timestamp: timestamp, level: level, sequence: sequence,
-                                    endsGate: endsGate))
-            }
-            onLevel?(level)
-            sequence += 1
-            if sequence % 50 == 0 {
-                let latency = Double(s.latency()) / 1e6
-                state.withLock { $0.stats.latencySeconds = latency }
-            }
-        }
-    }
+    /// What the capture thread runs, holding only what it needs.
+    private struct Worker: Sendable {
+        let options: Options
+        let onEvent: (@Sendable (AudioEvent) -> Void)?
+        let onLevel: (@Sendable (AudioLevel) -> Void)?
+        let state: LockedState<State>
+        let wake: DispatchSemaphore
+        let exited: DispatchSemaphore
 
-    /// Reopens on the default source, retrying every second until it works or `close()` is called.
-    private func reopen(lostDevice: String?) -> SimpleStream? {
-        var reported = false
-        while !state.withLock({ $0.stopRequested }) {
-            do {
-                let s = try openStream(device: nil)
-                state.withLock { $0.stats.reopens += 1 }
-                onEvent?(.reopened(kind: .source, device: nil))
-                return s
-            } catch {
-                if !reported { onEvent?(.reopenFailed(kind: .source, error: error)) }
-                reported = true
-                _ = wake.wait(timeout: .now() + 1)
+        func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
+            _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
+            let chunkBytes = bytes(milliseconds: options.chunkMilliseconds, format: options.format)
+            let attr = pa_buffer_attr(maxlength: serverDefault, tlength: serverDefault, prebuf: serverDefault,
+                                      minreq: serverDefault, fragsize: chunkBytes)
+            return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
+                                    kind: .source, device: device, format: options.format, bufferAttributes: attr)
+        }
+
+        func run(stream initial: SimpleStream, consumer: @Sendable (AudioChunk) -> Void) {
+            raiseThreadPriority(name: "parley-capture")
+            var stream: SimpleStream? = initial
+            var device = options.device
+            let count = options.format.sampleCount(milliseconds: options.chunkMilliseconds)
+            var samples = [Int16](repeating: 0, count: count)
+            var sequence: UInt64 = 0
+            defer { exited.signal() }
+            while !state.withLock({ $0.stopRequested }) {
+                guard let s = stream else {
+                    stream = reopen(lostDevice: device)
+                    device = nil
+                    continue
+                }
+                do {
+                    try samples.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in try s.read(into: b) }
+                } catch {
+                    lost(device: device, error: error)
+                    stream = nil
+                    continue
+                }
+                let timestamp = MonotonicClock.now()
+                let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
+                let cpu = MonotonicClock.threadCPUTime()
+                let (deliver, endsGate, removed) = state.withLock { st in
+                    st.meter.update(level, at: Double(timestamp) / 1e9)
+                    st.stats.chunksRead += 1
+                    st.stats.threadCPUSeconds = Double(cpu) / 1e9
+                    let d = st.gate.chunkCaptured()
+                    if d.deliver { st.stats.chunksDelivered += 1 }
+                    return (d.deliver, d.endsGate, st.deviceRemoved)
+                }
+                if deliver {
+                    consumer(AudioChunk(samples: samples, timestamp: timestamp, level: level, sequence: sequence,
+                                        endsGate: endsGate))
+                }
+                onLevel?(level)
+                sequence += 1
+                if removed, let name = device {
+                    // The server moved the stream (or will kill it); reopen on the default ourselves.
+                    lost(device: device, error: .noSuchDevice(name: name, kind: .source))
+                    stream = nil
+                    continue
+                }
+                if sequence % 50 == 0 {
+                    let latency = Double(s.latency()) / 1e6
+                    state.withLock { $0.stats.latencySeconds = latency }
+                }
             }
         }
-        return nil
+
+        func lost(device: String?, error: PulseAudioError) {
+            let watcher = state.withLock { s -> DeviceWatcher? in
+                s.deviceRemoved = false
+                return s.watcher.take()
+            }
+            watcher?.stop()
+            onEvent?(.deviceLost(kind: .source, device: device, error: error))
+        }
+
+        /// Reopens on the default source, retrying every second until it works or `close()` is called.
+        func reopen(lostDevice: String?) -> SimpleStream? {
+            var reported = false
+            while !state.withLock({ $0.stopRequested }) {
+                do {
+                    let s = try openStream(device: nil)
+                    state.withLock { $0.stats.reopens += 1 }
+                    onEvent?(.reopened(kind: .source, device: nil))
+                    return s
+                } catch {
+                    if !reported { onEvent?(.reopenFailed(kind: .source, error: error)) }
+                    reported = true
+                    _ = wake.wait(timeout: .now() + 1)
+                }
+            }
+            return nil
+        }
     }
 }

@@ -46,7 +46,8 @@ final class PulseContext {
             if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
                 let code = pa_context_errno(ctx)
                 let reason = PulseContext.errorString(code)
-                if code == Int32(PA_ERR_CONNECTIONREFUSED.rawValue) || code == Int32(PA_ERR_INVALIDSERVER.rawValue) {
+                let gone = [PA_ERR_CONNECTIONREFUSED, PA_ERR_INVALIDSERVER, PA_ERR_CONNECTIONTERMINATED, PA_ERR_TIMEOUT]
+                if gone.contains(where: { Int32($0.rawValue) == code }) {
                     throw .noServer(server: where_, reason: reason)
                 }
                 throw .connectionFailed(server: where_, reason: reason)
@@ -165,6 +166,24 @@ final class PulseContext {
                                        spec: PulseContext.describeSpec(info.pointee.sample_spec)))
         }, Unmanaged.passUnretained(box).toOpaque())
         try wait(op, "a source list request", timeout: timeout)
+        return box.value
+    }
+
+    struct Module {
+        var index: UInt32
+        var name: String
+        var argument: String
+    }
+
+    func modules(timeout: Double) throws(PulseAudioError) -> [Module] {
+        let box = Box([Module]())
+        let op = pa_context_get_module_info_list(context, { _, info, eol, userdata in
+            guard eol == 0, let info, let userdata else { return }
+            let box = Unmanaged<Box<[Module]>>.fromOpaque(userdata).takeUnretainedValue()
+            box.value.append(Module(index: info.pointee.index, name: PulseContext.string(info.pointee.name) ?? "",
+                                    argument: PulseContext.string(info.pointee.argument) ?? ""))
+        }, Unmanaged.passUnretained(box).toOpaque())
+        try wait(op, "a module list request", timeout: timeout)
         return box.value
     }
 

@@ -63,6 +63,10 @@ public final class PulsePlayback: AudioSink {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
+        /// Silence written before the first audio after open, `flush()` or `drain()`, in milliseconds.
+        /// PulseAudio drops the first ~15 ms written to a stream that was flushed or drained (seen on 16.1
+        /// through a null sink's monitor); 20 ms of silence absorbs it, so the first syllable of a turn is kept.
+        public var restartPaddingMilliseconds = 25
         /// Record per-chunk timings in `stats` (benchmarks).
         public var recordTimings = false
 
@@ -81,6 +85,8 @@ public final class PulsePlayback: AudioSink {
         var flushRequestedAt: UInt64?
         var drainRequested = false
         var stopRequested = false
+        var deviceRemoved = false
+        var watcher: DeviceWatcher?
         var running = false
         var exited = true
         var idle = true
@@ -98,50 +104,48 @@ public final class PulsePlayback: AudioSink {
     }
 
     /// The options the stream was created with.
-    public let options: Options
+    public var options: Options { worker.options }
     /// The playback format.
     public var format: AudioFormat { options.format }
-    private let onEvent: (@Sendable (AudioEvent) -> Void)?
-    private let shared: Shared
+    // The thread holds the worker, not the PulsePlayback, so dropping the last reference closes the stream.
+    private let worker: Worker
+    private var shared: Shared { worker.shared }
 
     /// A playback stream, not yet open. `onEvent` (on the playback thread) reports device changes and the end
     /// of playback after `drain()`.
     public init(options: Options = Options(), onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
-        self.options = options
-        self.onEvent = onEvent
-        shared = Shared(buffer: PlaybackBuffer(seconds: options.bufferSeconds, format: options.format))
+        worker = Worker(options: options, onEvent: onEvent,
+                        shared: Shared(buffer: PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)))
     }
 
     deinit {
         close()
     }
 
-    private func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
-        _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
-        let f = options.format
-        let target = max(10, options.targetLatencyMilliseconds)
-        let prebuf = min(target, max(options.writeMilliseconds, options.prebufferMilliseconds ?? target / 2))
-        let attr = pa_buffer_attr(maxlength: serverDefault,
-                                  tlength: bytes(milliseconds: target, format: f),
-                                  prebuf: bytes(milliseconds: prebuf, format: f),
-                                  minreq: bytes(milliseconds: min(options.writeMilliseconds, target / 2), format: f),
-                                  fragsize: serverDefault)
-        return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
-                                kind: .sink, device: device, format: f, bufferAttributes: attr)
-    }
-
     /// Connects (failing within `connectTimeout` if no server answers) and starts the playback thread.
     public func open() throws {
         let already = shared.locked { $0.running }
         if already { return }
-        let stream = try openStream(device: options.device)
+        let stream = try worker.openStream(device: options.device)
+        let shared = self.shared
+        let watcher = try options.device.map { name throws(PulseAudioError) in
+            try DeviceWatcher(server: options.server, kind: .sink, name: name, timeout: options.connectTimeout) {
+                shared.locked { s in
+                    s.deviceRemoved = true
+                    s.cond.broadcast()
+                }
+            }
+        }
         shared.locked {
             $0.running = true
             $0.exited = false
             $0.stopRequested = false
+            $0.deviceRemoved = false
+            $0.watcher = watcher
         }
-        let thread = Thread { [self] in
-            self.run(stream: stream)
+        let worker = self.worker
+        let thread = Thread {
+            worker.run(stream: stream)
         }
         thread.name = "parley-playback"
         thread.start()
@@ -225,6 +229,7 @@ public final class PulsePlayback: AudioSink {
     /// Stops the thread, dropping what is queued, and closes the stream.
     public func close() {
         let deadline = Date(timeIntervalSinceNow: 2)
+        shared.locked { $0.watcher.take() }?.stop()
         shared.locked { s in
             guard s.running else { return }
             s.stopRequested = true
@@ -241,120 +246,201 @@ public final class PulsePlayback: AudioSink {
 
     private enum Step {
         case stop
+        case deviceRemoved
         case work(flushAt: UInt64?, drain: Bool, samples: [Int16], enqueuedAt: UInt64?, emptyAfter: Bool)
     }
 
-    private func run(stream initial: SimpleStream) {
-        var stream: SimpleStream? = initial
-        var device = options.device
-        let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
-        let record = options.recordTimings
-        // When our buffer ran empty mid-turn: the moment the server's queue runs dry too.
-        var starvedAt: UInt64?
-        defer {
-            shared.locked { s in
-                s.exited = true
-                s.cond.broadcast()
-            }
+    /// What the playback thread runs, holding only what it needs.
+    private struct Worker: Sendable {
+        let options: Options
+        let onEvent: (@Sendable (AudioEvent) -> Void)?
+        let shared: Shared
+
+        func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
+            _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
+            let f = options.format
+            let target = max(10, options.targetLatencyMilliseconds)
+            let prebuf = min(target, max(options.writeMilliseconds, options.prebufferMilliseconds ?? target / 2))
+            let attr = pa_buffer_attr(maxlength: serverDefault,
+                                      tlength: bytes(milliseconds: target, format: f),
+                                      prebuf: bytes(milliseconds: prebuf, format: f),
+                                      minreq: bytes(milliseconds: min(options.writeMilliseconds, target / 2), format: f),
+                                      fragsize: serverDefault)
+            return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
+                                    kind: .sink, device: device, format: f, bufferAttributes: attr)
         }
-        while true {
-            let step: Step = shared.locked { s in
-                while !s.stopRequested && s.flushRequestedAt == nil && s.buffer.isEmpty && !s.drainRequested {
-                    s.cond.wait()
+
+        func run(stream initial: SimpleStream) {
+            raiseThreadPriority(name: "parley-playback")
+            var stream: SimpleStream? = initial
+            var device = options.device
+            let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
+            let record = options.recordTimings
+            let blockNanos = UInt64(options.format.duration(sampleCount: blockSamples) * 1e9)
+            // When the server's queue runs dry if nothing more is written: a write starting later than this
+            // (our buffer ran empty mid-turn, or this thread was not scheduled in time) is an underrun.
+            var starvedAt: UInt64?
+            // While the server's buffer is full, pa_simple_write blocks until it wants more; a flush requested
+            // meanwhile would wait for it. So once writes start blocking we wait on our own condition instead
+            // (woken at once by flush/close) for about as long as they blocked, and the write itself then
+            // barely blocks. `pace` adapts: up while writes still block, down when they find room.
+            var pace: UInt64 = 0
+            var resumeAt: UInt64 = 0
+            let padding = [Int16](repeating: 0, count: options.format.sampleCount(
+                milliseconds: max(0, options.restartPaddingMilliseconds)))
+            var padNext = true
+            defer {
+                shared.locked { s in
+                    s.exited = true
+                    s.cond.broadcast()
                 }
-                if s.stopRequested { return .stop }
-                let flushAt = s.flushRequestedAt
-                s.flushRequestedAt = nil
-                var drain = false
-                if s.buffer.isEmpty && s.drainRequested {
-                    drain = true
-                    s.drainRequested = false
+            }
+            while true {
+                if stream == nil {
+                    stream = reopen()
+                    device = nil
+                    if stream == nil { break }  // closed while reopening
+                padNext = true
                 }
-                let (samples, enqueuedAt) = s.buffer.take(upTo: blockSamples)
-                return .work(flushAt: flushAt, drain: drain, samples: samples, enqueuedAt: enqueuedAt,
-                             emptyAfter: s.buffer.isEmpty)
-            }
-            guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
-            guard let out = stream else {
-                stream = reopen()
-                device = nil
-                continue
-            }
-            do throws(PulseAudioError) {
-                if let flushAt {
-                    try out.flush()
-                    starvedAt = nil
-                    let done = MonotonicClock.now()
-                    shared.locked { s in
-                        if record { s.stats.flushNanos.append(done - flushAt) }
+                let step: Step = shared.locked { s in
+                    while !s.stopRequested && s.flushRequestedAt == nil && !s.deviceRemoved {
                         if s.buffer.isEmpty {
+                            if s.drainRequested { break }
+                            s.cond.wait()
+                        } else {
+                            let now = MonotonicClock.now()
+                            if now >= resumeAt { break }
+                            _ = s.cond.wait(until: Date(timeIntervalSinceNow: Double(resumeAt - now) / 1e9))
+                        }
+                    }
+                    if s.stopRequested { return .stop }
+                    if s.deviceRemoved { return .deviceRemoved }
+                    let flushAt = s.flushRequestedAt
+                    s.flushRequestedAt = nil
+                    var drain = false
+                    if s.buffer.isEmpty && s.drainRequested {
+                        drain = true
+                        s.drainRequested = false
+                    }
+                    let (samples, enqueuedAt) = s.buffer.take(upTo: blockSamples)
+                    return .work(flushAt: flushAt, drain: drain, samples: samples, enqueuedAt: enqueuedAt,
+                                 emptyAfter: s.buffer.isEmpty)
+                }
+                if case .stop = step { break }
+                if case .deviceRemoved = step {
+                    if stream != nil, let name = device {
+                        lost(device: device, error: .noSuchDevice(name: name, kind: .sink))
+                        stream = nil
+                    } else {
+                        shared.locked { $0.deviceRemoved = false }
+                    }
+                    continue
+                }
+                guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
+                guard let out = stream else { break }
+                do throws(PulseAudioError) {
+                    if let flushAt {
+                        try out.flush()
+                        starvedAt = nil
+                        pace = 0
+                        resumeAt = 0
+                        padNext = true
+                        let done = MonotonicClock.now()
+                        shared.locked { s in
+                            if record { s.stats.flushNanos.append(done - flushAt) }
+                            if s.buffer.isEmpty {
+                                s.idle = true
+                                s.cond.broadcast()
+                            }
+                        }
+                    }
+                    if !samples.isEmpty {
+                        let start = MonotonicClock.now()
+                        if let starvedAt, start > starvedAt + 5_000_000 {
+                            shared.locked { $0.stats.underruns += 1 }
+                        }
+                        starvedAt = nil
+                        if padNext, !padding.isEmpty {
+                            try padding.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
+                        }
+                        padNext = false
+                        try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
+                        let written = MonotonicClock.now()
+                        let blocked = written - start
+                        if blocked > 2_000_000 {
+                            pace = min(pace + blocked - 1_000_000, blockNanos)
+                        } else if blocked < 500_000 {
+                            pace = pace > 500_000 ? pace - 500_000 : 0
+                        }
+                        resumeAt = emptyAfter ? 0 : written + pace
+                        let latency = out.latency() * 1000
+                        let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
+                        let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
+                        let cpu = MonotonicClock.threadCPUTime()
+                        starvedAt = written + latency
+                        shared.locked { s in
+                            // Heard from (written + latency - duration): latency counts to the block's last sample.
+                            s.heard.append((written + latency - min(latency, duration), level))
+                            if s.heard.count > 1000 { s.heard.removeFirst(s.heard.count - 1000) }
+                            s.stats.samplesWritten += samples.count
+                            s.stats.latencySeconds = Double(latency) / 1e9
+                            s.stats.threadCPUSeconds = Double(cpu) / 1e9
+                            if record, let enqueuedAt, s.stats.handInToWrittenNanos.count < 1_000_000 {
+                                s.stats.handInToWrittenNanos.append(written - enqueuedAt)
+                            }
+                        }
+                    }
+                    if drain {
+                        try out.drain()
+                        starvedAt = nil
+                        pace = 0
+                        resumeAt = 0
+                        padNext = true
+                        let finished = shared.locked { s -> Bool in
+                            s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+                            guard s.buffer.isEmpty && !s.stopRequested else { return false }
                             s.idle = true
                             s.cond.broadcast()
+                            return true
                         }
+                        if finished { onEvent?(.playbackFinished) }
                     }
+                } catch {
+                    lost(device: device, error: error)
+                    stream = nil
                 }
-                if !samples.isEmpty {
-                    let start = MonotonicClock.now()
-                    if let starvedAt, start > starvedAt + 5_000_000 {
-                        shared.locked { $0.stats.underruns += 1 }
-                    }
-                    starvedAt = nil
-                    try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
-                    let written = MonotonicClock.now()
-                    let latency = out.latency() * 1000
-                    let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
-                    let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
-                    let cpu = MonotonicClock.threadCPUTime()
-                    if emptyAfter { starvedAt = written + latency }
-                    shared.locked { s in
-                        // Heard from (written + latency - duration): latency counts to the block's last sample.
-                        s.heard.append((written + latency - min(latency, duration), level))
-                        if s.heard.count > 1000 { s.heard.removeFirst(s.heard.count - 1000) }
-                        s.stats.samplesWritten += samples.count
-                        s.stats.latencySeconds = Double(latency) / 1e9
-                        s.stats.threadCPUSeconds = Double(cpu) / 1e9
-                        if record, let enqueuedAt, s.stats.handInToWrittenNanos.count < 1_000_000 {
-                            s.stats.handInToWrittenNanos.append(written - enqueuedAt)
-                        }
-                    }
-                }
-                if drain {
-                    try out.drain()
-                    starvedAt = nil
-                    let finished = shared.locked { s -> Bool in
-                        s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
-                        guard s.buffer.isEmpty && !s.stopRequested else { return false }
-                        s.idle = true
-                        s.cond.broadcast()
-                        return true
-                    }
-                    if finished { onEvent?(.playbackFinished) }
-                }
-            } catch {
-                onEvent?(.deviceLost(kind: .sink, device: device, error: error))
-                stream = nil
             }
         }
-    }
 
-    /// Reopens on the default sink, retrying every second until it works or `close()` is called.
-    private func reopen() -> SimpleStream? {
-        var reported = false
-        while !shared.locked({ $0.stopRequested }) {
-            do {
-                let s = try openStream(device: nil)
-                shared.locked { $0.stats.reopens += 1 }
-                onEvent?(.reopened(kind: .sink, device: nil))
-                return s
-            } catch {
-                if !reported { onEvent?(.reopenFailed(kind: .sink, error: error)) }
-                reported = true
-                let deadline = Date(timeIntervalSinceNow: 1)
-                shared.locked { s in
-                    if !s.stopRequested { _ = s.cond.wait(until: deadline) }
+        func lost(device: String?, error: PulseAudioError) {
+            let watcher = shared.locked { s -> DeviceWatcher? in
+                s.deviceRemoved = false
+                defer { s.watcher = nil }
+                return s.watcher
+            }
+            watcher?.stop()
+            onEvent?(.deviceLost(kind: .sink, device: device, error: error))
+        }
+
+        /// Reopens on the default sink, retrying every second until it works or `close()` is called.
+        func reopen() -> SimpleStream? {
+            var reported = false
+            while !shared.locked({ $0.stopRequested }) {
+                do {
+                    let s = try openStream(device: nil)
+                    shared.locked { $0.stats.reopens += 1 }
+                    onEvent?(.reopened(kind: .sink, device: nil))
+                    return s
+                } catch {
+                    if !reported { onEvent?(.reopenFailed(kind: .sink, error: error)) }
+                    reported = true
+                    let deadline = Date(timeIntervalSinceNow: 1)
+                    shared.locked { s in
+                        if !s.stopRequested { _ = s.cond.wait(until: deadline) }
+                    }
                 }
             }
+            return nil
         }
-        return nil
     }
 }

@@ -16,7 +16,10 @@ final class SimpleStream: @unchecked Sendable {
         var attr = bufferAttributes
         var error: Int32 = 0
         let dir = kind == .source ? PA_STREAM_RECORD : PA_STREAM_PLAYBACK
-        guard let h = pa_simple_new(server, appName, dir, device, streamName, &spec, nil, &attr, &error) else {
+        let created = withAudioThreadPriority {
+            pa_simple_new(server, appName, dir, device, streamName, &spec, nil, &attr, &error)
+        }
+        guard let h = created else {
             if error == Int32(PA_ERR_NOENTITY.rawValue), let device {
                 throw .noSuchDevice(name: device, kind: kind)
             }

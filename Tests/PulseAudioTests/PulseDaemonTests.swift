@@ -1,0 +1,460 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+@testable import PulseAudio
+
+/// The test daemon: `scripts/pulse-daemon.sh start DIR` prints its server string.
+func testPulseServer() throws -> String {
+    guard let s = ProcessInfo.processInfo.environment["PARLEY_TEST_PULSE_SERVER"], !s.isEmpty else {
+        throw XCTSkip("set PARLEY_TEST_PULSE_SERVER (scripts/pulse-daemon.sh start)")
+    }
+    return s
+}
+
+let nullSink = "parley_null"
+let nullMonitor = "parley_null.monitor"
+
+/// A capture of a null sink's monitor and a playback stream to that sink. Each loopback loads its own null
+/// sink next to `parley_null`, so tests running in parallel (`swift test --parallel`) never hear each other.
+final class Loopback {
+    let capture: PulseCapture
+    let playback: PulsePlayback
+    let recorder = ChunkRecorder()
+    let events = ChunkEvents()
+    let sink: String
+    private let context: PulseContext
+    private let module: UInt32
+    static let chunkSamples = 320
+    private static let counter = NSLock()
+    nonisolated(unsafe) private static var next = 0
+
+    init(server: String, targetLatencyMilliseconds: Int = 80, recordTimings: Bool = false) throws {
+        Loopback.counter.lock()
+        Loopback.next += 1
+        let n = Loopback.next
+        Loopback.counter.unlock()
+        sink = "parley_test_\(getpid())_\(n)"
+        context = try PulseContext(server: server, timeout: 5)
+        module = try context.loadModule("module-null-sink", arguments: "sink_name=\(sink)", timeout: 5)
+        let events = self.events
+        capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"), onEvent: { events.append($0) })
+        var po = PulsePlayback.Options(server: server, device: sink, targetLatencyMilliseconds: targetLatencyMilliseconds)
+        po.recordTimings = recordTimings
+        playback = PulsePlayback(options: po, onEvent: { events.append($0) })
+        capture.setGate(open: true)
+        let rec = recorder
+        try capture.open { rec.append($0) }
+        try playback.open()
+        // The first write after idle can stall 1–2 s: pre-roll silence and wait until it has played.
+        playback.write([Int16](repeating: 0, count: 24_000 * 3 / 10))
+        playback.drain()
+        XCTAssertTrue(playback.waitUntilIdle(timeout: 15), "pre-roll played")
+    }
+
+    func close() {
+        playback.close()
+        capture.close()
+        _ = try? context.unloadModule(module, timeout: 5)
+    }
+
+    /// Captured samples (gate always open, so chunks are contiguous) and the time of each sample index.
+    func timeline() -> Timeline { Timeline(chunks: recorder.all) }
+
+    /// Waits until the capture has run `seconds` past `time`.
+    func waitCaptured(past time: UInt64, seconds: Double, timeout: Double = 15) -> Bool {
+        let until = time + UInt64(seconds * 1e9)
+        return recorder.wait(timeout: timeout) { ($0.last?.timestamp ?? 0) >= until }
+    }
+}
+
+/// Maps captured samples to monotonic time through the capture's sample clock: sample i was heard at
+/// t0 + i / rate, with t0 taken from the least-delayed read (reads return after their samples were heard, so
+/// this errs late, never early).
+struct Timeline {
+    let samples: [Int16]
+    let t0: UInt64
+    let firstSequence: UInt64
+
+    init(chunks: [AudioChunk]) {
+        samples = chunks.flatMap(\.samples)
+        firstSequence = chunks.first?.sequence ?? 0
+        var best = UInt64.max
+        for (k, c) in chunks.enumerated() {
+            let end = UInt64(Double((k + 1) * Loopback.chunkSamples) / 16_000 * 1e9)
+            if c.timestamp >= end { best = min(best, c.timestamp - end) }
+        }
+        t0 = best == .max ? 0 : best
+        for (k, c) in chunks.enumerated() {
+            precondition(c.sequence == firstSequence + UInt64(k), "gap in the capture")
+        }
+    }
+
+    func time(ofSample i: Int) -> UInt64 { t0 + UInt64(Double(i) / 16_000 * 1e9) }
+
+    func index(at time: UInt64) -> Int {
+        time <= t0 ? 0 : min(samples.count, Int(Double(time - t0) / 1e9 * 16_000))
+    }
+
+    func isLoud(_ i: Int, threshold: Int16 = 300) -> Bool { abs(Int(samples[i])) > Int(threshold) }
+
+    /// First and last sample above the threshold, searching from `from`.
+    func loudSpan(from: Int = 0, threshold: Int16 = 300) -> ClosedRange<Int>? {
+        guard from < samples.count,
+              let a = (from..<samples.count).first(where: { isLoud($0, threshold: threshold) }),
+              let b = (from..<samples.count).last(where: { isLoud($0, threshold: threshold) }) else { return nil }
+        return a...b
+    }
+
+    /// The longest run of quiet samples inside `span`.
+    func longestQuietRun(in span: ClosedRange<Int>, threshold: Int16 = 300) -> Int {
+        var longest = 0, run = 0
+        for i in span {
+            if isLoud(i, threshold: threshold) { run = 0 } else { run += 1; longest = max(longest, run) }
+        }
+        return longest
+    }
+}
+
+func percentile(_ xs: [UInt64], _ p: Double) -> Double {
+    guard !xs.isEmpty else { return .nan }
+    let s = xs.sorted()
+    return Double(s[min(s.count - 1, Int(Double(s.count - 1) * p))])
+}
+
+final class PulseDaemonTests: XCTestCase {
+    func testDeviceListingContainsTheNullSinkAndItsMonitor() throws {
+        let server = try testPulseServer()
+        let d = try AudioDevices.query(server: server)
+        let sink = try XCTUnwrap(d.sinks.first { $0.name == nullSink })
+        XCTAssertFalse(sink.description.isEmpty)
+        let monitor = try XCTUnwrap(d.sources.first { $0.name == nullMonitor })
+        XCTAssertTrue(monitor.isMonitor)
+        XCTAssertEqual(d.sinks.filter(\.isDefault).count, 1)
+        XCTAssertTrue(d.server.hasPrefix("pulseaudio"))
+        XCTAssertTrue(d.listing.contains(nullSink))
+        let probe = try AudioDevices.probe(server: server)
+        XCTAssertNotNil(probe.defaultSink)
+    }
+
+    func testNoServerIsATypedErrorQuickly() throws {
+        let server = "unix:/tmp/parley-no-such-dir-\(getpid())/native"
+        let start = MonotonicClock.now()
+        XCTAssertThrowsError(try AudioDevices.query(server: server, timeout: 2)) { e in
+            guard case let .noServer(at, _)? = e as? PulseAudioError else { return XCTFail("\(e)") }
+            XCTAssertEqual(at, server)
+            XCTAssertTrue("\(e)".contains("no PulseAudio server at \(server)"), "\(e)")
+            XCTAssertTrue("\(e)".contains("--no-audio"))
+        }
+        XCTAssertThrowsError(try PulseCapture(options: .init(server: server)).open { _ in }) { e in
+            guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
+        }
+        XCTAssertThrowsError(try PulsePlayback(options: .init(server: server)).open()) { e in
+            guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
+        }
+        XCTAssertLessThan(MonotonicClock.seconds(from: start, to: MonotonicClock.now()), 2)
+    }
+
+    func testAServerThatNeverAnswersTimesOutInsteadOfHanging() throws {
+        // A socket that accepts connections (the kernel's backlog) but never speaks.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-mute-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("native").path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { Glibc.close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(fd, 8), 0)
+        let start = MonotonicClock.now()
+        XCTAssertThrowsError(try AudioDevices.query(server: "unix:\(path)", timeout: 1)) { e in
+            guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
+        }
+        let elapsed = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+        XCTAssertGreaterThanOrEqual(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 3)
+    }
+
+    func testDroppingOpenStreamsWithoutCloseStopsTheirThreads() throws {
+        let server = try testPulseServer()
+        weak var weakCapture: PulseCapture?
+        weak var weakPlayback: PulsePlayback?
+        do {
+            let capture = PulseCapture(options: .init(server: server, device: nullMonitor))
+            let playback = PulsePlayback(options: .init(server: server, device: nullSink))
+            try capture.open { _ in }
+            try playback.open()
+            playback.write([Int16](repeating: 0, count: 2400))
+            weakCapture = capture
+            weakPlayback = playback
+        }
+        XCTAssertNil(weakCapture, "the thread does not keep the stream alive")
+        XCTAssertNil(weakPlayback)
+    }
+
+    func testNamedDeviceThatDoesNotExist() throws {
+        let server = try testPulseServer()
+        XCTAssertThrowsError(try PulsePlayback(options: .init(server: server, device: "no_such_sink")).open()) { e in
+            XCTAssertEqual(e as? PulseAudioError, .noSuchDevice(name: "no_such_sink", kind: .sink))
+        }
+    }
+
+    func testToneComesBackOnTheMonitorAtTheRightFrequencyAndLevel() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5)
+        XCTAssertTrue(loop.playback.write(tone))
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 15))
+        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan(), "the tone came back")
+        let seconds = Double(span.count) / 16_000
+        XCTAssertEqual(seconds, 1.0, accuracy: 0.01, "the whole tone, its first syllable included")
+        let middle = Array(t.samples[(span.lowerBound + 1600)..<(span.upperBound - 1600)])
+        XCTAssertEqual(Signals.frequency(middle, rate: 16_000), 1000, accuracy: 10)
+        XCTAssertEqual(AudioLevel(measuring: middle).rmsDBFS, -9.03, accuracy: 1.0)
+        XCTAssertEqual(AudioLevel(measuring: middle).peakDBFS, -6.02, accuracy: 1.0)
+        XCTAssertEqual(loop.playback.stats.underruns, 0)
+        print("round trip: \(String(format: "%.3f", seconds)) s of tone at "
+              + "\(String(format: "%.1f", Signals.frequency(middle, rate: 16_000))) Hz, "
+              + "RMS \(String(format: "%.2f", AudioLevel(measuring: middle).rmsDBFS)) dBFS")
+    }
+
+    func testPlaybackMeterFollowsWhatIsHeard() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        XCTAssertLessThan(loop.playback.levels().rmsDBFS, -90)
+        loop.playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 1.0, amplitude: 0.5))
+        XCTAssertTrue(loop.recorder.wait(timeout: 10) { $0.contains { $0.level.rmsDBFS > -12 } })
+        let playing = loop.playback.levels()
+        XCTAssertEqual(playing.rmsDBFS, -9.03, accuracy: 0.5)
+        XCTAssertGreaterThan(loop.capture.levels().rmsDBFS, -12, "the capture meter hears the monitor")
+        loop.playback.flush()
+        XCTAssertLessThan(loop.playback.levels().rmsDBFS, -90, "flushed: the meter drops at once")
+    }
+
+    func testFlushSilencesTheMonitorQuickly() throws {
+        // A 400 ms server buffer: without the server-side flush the tone would go on for 400 ms or more.
+        let loop = try Loopback(server: try testPulseServer(), targetLatencyMilliseconds: 400)
+        defer { loop.close() }
+        loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 4.0, amplitude: 0.5))
+        let start = MonotonicClock.now()
+        XCTAssertTrue(loop.recorder.wait(timeout: 15) { chunks in
+            chunks.filter { $0.level.rmsDBFS > -12 && $0.timestamp > start }.count >= 25
+        }, "half a second of tone is playing")
+        let flushAt = MonotonicClock.now()
+        loop.playback.flush()
+        XCTAssertTrue(loop.waitCaptured(past: flushAt, seconds: 0.6))
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan())
+        let lastLoud = t.time(ofSample: span.upperBound)
+        let ms = (Double(lastLoud) - Double(flushAt)) / 1e6
+        print("flush → silence on the monitor: \(String(format: "%.1f", ms)) ms (tlength 400 ms)")
+        XCTAssertLessThan(ms, 150, "silent soon after the flush (would be ≥ 400 ms without the server flush)")
+        XCTAssertGreaterThan(span.count, 8_000, "the tone played before the flush")
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 5), "a flush leaves playback idle")
+    }
+
+    func testBurstyInputPlaysGapFreeWithoutUnderruns() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 5.0, amplitude: 0.5)
+        let piece = tone.count / 25
+        let start = MonotonicClock.now()
+        for k in 0..<25 {
+            XCTAssertTrue(loop.playback.write(Array(tone[(k * piece)..<((k + 1) * piece)])))
+            Thread.sleep(forTimeInterval: 0.008)  // the network delivering 5 s in 200 ms
+        }
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 30))
+        let played = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
+        let stats = loop.playback.stats
+        XCTAssertEqual(stats.underruns, 0)
+        XCTAssertEqual(stats.droppedSamples, 0)
+        XCTAssertGreaterThanOrEqual(stats.highWaterSamples, 24_000 * 4, "the burst was absorbed by our buffer")
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan())
+        let seconds = Double(span.count) / 16_000
+        let gap = t.longestQuietRun(in: span)
+        print("burst: \(String(format: "%.3f", seconds)) s of tone on the monitor, longest quiet run \(gap) samples, "
+              + "played in \(String(format: "%.2f", played)) s, underruns \(stats.underruns)")
+        XCTAssertEqual(seconds, 5.0, accuracy: 0.01, "correct duration")
+        XCTAssertLessThanOrEqual(gap, 16, "no gap of 1 ms or more")
+        XCTAssertGreaterThanOrEqual(played, 4.9)
+    }
+
+    func testGateOnARealCapture() throws {
+        let server = try testPulseServer()
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: nullMonitor))
+        try capture.open { rec.append($0) }
+        defer { capture.close() }
+        XCTAssertTrue(capture.stats.chunksRead >= 0)
+        let start = MonotonicClock.now()
+        // Closed: reads go on, nothing is delivered.
+        while capture.stats.chunksRead < 10 && MonotonicClock.seconds(from: start, to: MonotonicClock.now()) < 10 {
+            _ = rec.wait(timeout: 0.05) { _ in false }
+        }
+        XCTAssertGreaterThanOrEqual(capture.stats.chunksRead, 10)
+        XCTAssertEqual(rec.all.count, 0)
+        capture.setGate(open: true)
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        capture.setGate(open: false)
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.last?.endsGate == true })
+        let n = rec.all.count
+        let read = capture.stats.chunksRead
+        while capture.stats.chunksRead < read + 5 && MonotonicClock.seconds(from: start, to: MonotonicClock.now()) < 20 {
+            _ = rec.wait(timeout: 0.05) { _ in false }
+        }
+        XCTAssertEqual(rec.all.count, n, "nothing after the chunk that ended the gate")
+        XCTAssertEqual(rec.all.filter(\.endsGate).count, 1)
+        for c in rec.all { XCTAssertEqual(c.samples.count, 320) }
+    }
+
+    func testADeviceThatDisappearsIsReportedAndTheStreamReopensOnTheDefault() throws {
+        let server = try testPulseServer()
+        let ctx = try PulseContext(server: server, timeout: 3)
+        let module = try ctx.loadModule("module-null-sink", arguments: "sink_name=parley_gone", timeout: 3)
+        let events = ChunkEvents()
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: "parley_gone.monitor"),
+                                   onEvent: { events.append($0) })
+        let playback = PulsePlayback(options: .init(server: server, device: "parley_gone"), onEvent: { events.append($0) })
+        defer {
+            capture.close()
+            playback.close()
+        }
+        try capture.open { rec.append($0) }
+        capture.setGate(open: true)
+        try playback.open()
+        playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 20))
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        XCTAssertTrue(try ctx.unloadModule(module, timeout: 3))
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while Date() < deadline, events.all.filter({ if case .reopened = $0 { return true }; return false }).count < 2 {
+            _ = rec.wait(timeout: 0.05) { _ in false }
+        }
+        let all = events.all
+        XCTAssertTrue(all.contains { if case .deviceLost(.source, "parley_gone.monitor", _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains { if case .deviceLost(.sink, "parley_gone", _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains(.reopened(kind: .source, device: nil)), "\(all)")
+        XCTAssertTrue(all.contains(.reopened(kind: .sink, device: nil)), "\(all)")
+        let n = rec.all.count
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= n + 5 }, "capture goes on from the default source")
+        XCTAssertEqual(capture.stats.reopens, 1)
+    }
+
+    func testAServerThatDiesIsReportedRetriedAndClosesCleanly() throws {
+        _ = try testPulseServer()  // the daemon tests are enabled
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/pulse-daemon.sh")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("no \(script.path)") }
+        let dir = "/tmp/parley-audio-dying-\(getpid())"
+        func daemon(_ verb: String) throws -> String {
+            let p = Process()
+            let out = Pipe()
+            p.executableURL = script
+            p.arguments = [verb, dir]
+            p.standardOutput = out
+            try p.run()
+            p.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let server = try daemon("start")
+        defer {
+            _ = try? daemon("stop")
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        XCTAssertEqual(server, "unix:\(dir)/native")
+        let events = ChunkEvents()
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server), onEvent: { events.append($0) })
+        let playback = PulsePlayback(options: .init(server: server), onEvent: { events.append($0) })
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        try playback.open()
+        playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 30))
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        _ = try daemon("stop")
+        let deadline = Date(timeIntervalSinceNow: 10)
+        func failedToReopen(_ kind: PulseAudioError.DeviceKind) -> Bool {
+            events.all.contains { if case .reopenFailed(kind, _) = $0 { return true }; return false }
+        }
+        while Date() < deadline, !(failedToReopen(.source) && failedToReopen(.sink)) {
+            _ = rec.wait(timeout: 0.05) { _ in false }
+        }
+        let all = events.all
+        XCTAssertTrue(all.contains { if case .deviceLost(.source, nil, .streamFailed) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains { if case .deviceLost(.sink, nil, _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(failedToReopen(.source), "\(all)")
+        XCTAssertTrue(failedToReopen(.sink), "\(all)")
+        XCTAssertTrue(playback.write([1, 2, 3]), "writes are still accepted (and buffered) while retrying")
+        let start = MonotonicClock.now()
+        capture.close()
+        playback.close()
+        XCTAssertLessThan(MonotonicClock.seconds(from: start, to: MonotonicClock.now()), 3, "close does not hang")
+        XCTAssertFalse(playback.write([1]), "closed")
+    }
+
+    func testEchoCancellerLoadsAndUnloadsOnEveryPath() throws {
+        let server = try testPulseServer()
+        // module-echo-cancel refuses a sink and its own monitor: give it a separate "microphone".
+        let ctx = try PulseContext(server: server, timeout: 3)
+        let mic = try ctx.loadModule("module-null-sink", arguments: "sink_name=parley_mic", timeout: 3)
+        defer { _ = try? ctx.unloadModule(mic, timeout: 3) }
+        let ec: EchoCanceller
+        do {
+            ec = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+        } catch {
+            throw XCTSkip("module-echo-cancel with webrtc is not available here: \(error)")
+        }
+        var d = try AudioDevices.query(server: server)
+        XCTAssertTrue(d.sources.contains { $0.name == ec.sourceName })
+        XCTAssertTrue(d.sinks.contains { $0.name == ec.sinkName })
+        // Streams open on the virtual devices.
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: ec.sourceName))
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 3 })
+        capture.close()
+        try ec.unload()
+        try ec.unload()
+        XCTAssertFalse(ec.isLoaded)
+        d = try AudioDevices.query(server: server)
+        XCTAssertFalse(d.sources.contains { $0.name == ec.sourceName })
+        XCTAssertFalse(d.sinks.contains { $0.name == ec.sinkName })
+        // deinit unloads too.
+        var name = ""
+        do {
+            let scoped = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+            name = scoped.sourceName
+        }
+        d = try AudioDevices.query(server: server)
+        XCTAssertFalse(d.sources.contains { $0.name == name })
+        // A leftover from a killed parley (a pid that does not run) is cleaned up; ours is not touched.
+        let deadPID = 999_999
+        let leftover = try ctx.loadModule("module-echo-cancel", arguments:
+            "aec_method=webrtc source_name=parley_ec_\(deadPID)_1_source sink_name=parley_ec_\(deadPID)_1_sink "
+            + "source_master=parley_mic.monitor sink_master=\(nullSink)", timeout: 3)
+        let live = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+        XCTAssertEqual(try EchoCanceller.unloadLeftovers(server: server), 1)
+        let modules = try ctx.modules(timeout: 3)
+        XCTAssertFalse(modules.contains { $0.index == leftover })
+        XCTAssertTrue(modules.contains { $0.index == live.moduleIndex })
+        try live.unload()
+        XCTAssertEqual(EchoCanceller.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
+        XCTAssertNil(EchoCanceller.ownerPID(ofArguments: "source_name=other"))
+    }
+}
