@@ -22,7 +22,7 @@ public enum StatusLineView {
         switch s.overlay {
         case .voiceMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
         case .confirm?: return [("y", "yes"), ("N", "no")]
-        case .help?, .message?: return [("any key", "close")]
+        case .help?, .message?: return [("any key", "closes")]
         case nil: break
         }
         if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }
