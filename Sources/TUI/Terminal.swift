@@ -48,8 +48,7 @@ public final class Terminal {
 
     private let options: Options
     private var decoder: KeyDecoder
-    private var detectionDeadline: Double?
-    private var sawKittyReply = false
+    private var detection: KittyDetection?
     private var kittyPushed = false
     private var stopped = false
     private let pipeWrite: Int32
@@ -109,8 +108,8 @@ public final class Terminal {
         var setup = ""
         if options.bracketedPaste { setup += "\u{1b}[?2004h" }
         if options.detectKitty {
-            setup += "\u{1b}[?u\u{1b}[c"
-            detectionDeadline = MonotonicClock.now() + options.detectionTimeout
+            setup += KittyDetection.query
+            detection = KittyDetection(sentAt: MonotonicClock.now(), timeout: options.detectionTimeout)
         }
         writeRaw(setup)
     }
@@ -178,33 +177,27 @@ public final class Terminal {
 
     /// Resolves timeouts (a lone Esc, detection without reply); call at `inputDeadline`.
     public func flushInput(now: Double = MonotonicClock.now()) -> [InputEvent] {
-        if let d = detectionDeadline, now >= d, keyboardProtocol == .detecting {
-            keyboardProtocol = .legacy
-            detectionDeadline = nil
-        }
+        if let r = detection?.tick(now: now) { apply(r) }
         return decoder.flush(now: now)
     }
 
     /// The earliest time `flushInput` must run, or nil (use it in the poll timeout).
     public var inputDeadline: Double? {
-        [decoder.deadline, keyboardProtocol == .detecting ? detectionDeadline : nil].compactMap { $0 }.min()
+        [decoder.deadline, keyboardProtocol == .detecting ? detection?.deadline : nil].compactMap { $0 }.min()
     }
 
     private func observe(_ e: InputEvent) {
-        switch e {
-        case .kittyFlags:
-            sawKittyReply = true
-        case .deviceAttributes:
-            guard keyboardProtocol == .detecting else { return }
-            detectionDeadline = nil
-            if sawKittyReply {
-                writeRaw("\u{1b}[>\(options.kittyFlags)u")
-                kittyPushed = true
-                keyboardProtocol = .kitty
-            } else {
-                keyboardProtocol = .legacy
-            }
-        default: break
+        if let r = detection?.observe(e) { apply(r) }
+    }
+
+    private func apply(_ r: KittyDetection.Result) {
+        switch r {
+        case .supported:
+            writeRaw("\u{1b}[>\(options.kittyFlags)u")
+            kittyPushed = true
+            keyboardProtocol = .kitty
+        case .unsupported: keyboardProtocol = .legacy
+        case .pending: break
         }
     }
 

@@ -96,3 +96,27 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(keys(d.feed(bytes("\u{1b}[99Xq"), now: 0)), [.char("q")])
     }
 }
+
+final class KittyDetectionTests: XCTestCase {
+    func testFlagsBeforeDA1MeansSupported() {
+        var d = KittyDetection(sentAt: 0, timeout: 1)
+        var dec = KeyDecoder()
+        var results: [KittyDetection.Result] = []
+        for e in dec.feed(Array("\u{1b}[?0u\u{1b}[?62;4c".utf8), now: 0.01) { if let r = d.observe(e) { results.append(r) } }
+        XCTAssertEqual(results, [.supported])
+    }
+
+    func testDA1AloneMeansUnsupported() {
+        var d = KittyDetection(sentAt: 0, timeout: 1)
+        XCTAssertNil(d.observe(.key(.char("x"))))
+        XCTAssertEqual(d.observe(.deviceAttributes), .unsupported)
+        XCTAssertNil(d.observe(.kittyFlags(1)), "decided once")
+        XCTAssertEqual(d.result, .unsupported)
+    }
+
+    func testNoReplyTimesOut() {
+        var d = KittyDetection(sentAt: 5, timeout: 0.5)
+        XCTAssertNil(d.tick(now: 5.4))
+        XCTAssertEqual(d.tick(now: 5.5), .unsupported)
+    }
+}

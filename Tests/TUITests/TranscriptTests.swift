@@ -148,3 +148,33 @@ final class TranscriptTests: XCTestCase {
         XCTAssertTrue(g.text().contains("terminal too small"))
     }
 }
+
+final class TranscriptStreamingTests: XCTestCase {
+    func testStreamFinishInterrupt() {
+        var t = TranscriptModel()
+        let u = t.stream(.user, "what is")
+        XCTAssertEqual(t.stream(.user, " the time"), u)
+        let m = t.stream(.model, "It is")
+        XCTAssertEqual(t.entries[u].interim, "what is the time")
+        t.finishTurn(.user)
+        XCTAssertEqual(t.entries[u].text, "what is the time")
+        XCTAssertEqual(t.entries[u].interim, "")
+        XCTAssertNil(t.openUserTurn)
+        t.stream(.model, " ten")
+        t.interruptModelTurn()
+        XCTAssertEqual(t.entries[m], TranscriptEntry(id: m, speaker: .model, text: "It is ten", interrupted: true))
+        XCTAssertNotEqual(t.stream(.model, "Next"), m, "a new turn after the interruption")
+        t.stream(.system, "reconnected")
+        XCTAssertEqual(t.entries.last?.speaker, .system)
+    }
+
+    func testInterimIsStyledApartFromFinishedText() {
+        var s = UIState()
+        s.transcript.append(.model, "done ", interim: "streaming")
+        let (g, _) = Fixtures.render(s, rows: 24, columns: 80)
+        XCTAssertTrue(g.lines[2].hasPrefix("gemini  done streaming"))
+        XCTAssertEqual(g.style(row: 2, column: 8), Theme.default.style(.modelText))
+        XCTAssertEqual(g.style(row: 2, column: 13), Theme.default.style(.modelInterim))
+        XCTAssertEqual(g.style(row: 2, column: 0), Theme.default.style(.speakerLabel))
+    }
+}
