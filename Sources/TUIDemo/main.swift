@@ -1,6 +1,8 @@
 // TUIDemo: every view of the TUI with canned state in the real terminal, for trying themes and for the tmux
 // smoke test. Keys as in parley: Space talk, v voice menu, ? help, Tab/i type, t tools, m mode, PgUp/PgDn/Home/End
-// scroll, q quit. `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still.
+// scroll, q quit. `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still. For tests:
+// `--pid-file PATH` writes the pid once the first frame is drawn, `--crash SIGNUM` raises a signal after the first
+// frame (the crash path must restore the terminal), `--timing` prints launch → first frame on exit.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +19,12 @@ let voices: [VoiceOption] = [
 ].map { VoiceOption(name: $0.0, style: $0.1) }
 
 let args = CommandLine.arguments
-let themeName = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
+let themeName: String = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
 let still = args.contains("--still")
+let pidFile: String? = args.firstIndex(of: "--pid-file").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+let crashSignal: Int32? = args.firstIndex(of: "--crash").flatMap { $0 + 1 < args.count ? Int32(args[$0 + 1]) : nil }
+let timing = args.contains("--timing")
+let mainStart = MonotonicClock.now()
 
 func cannedState() -> UIState {
     var s = UIState()
@@ -63,6 +69,30 @@ let start = MonotonicClock.now()
 var lastProtocol = terminal.keyboardProtocol
 var quit = false
 renderer.render(state)
+let firstFrame = MonotonicClock.now()
+if let pidFile {
+    let text = Array("\(getpid())\n".utf8)
+    let fd = pidFile.withCString { Glibc.open($0, O_WRONLY | O_CREAT | O_TRUNC, mode_t(0o644)) }
+    if fd >= 0 { _ = write(fd, text, text.count); Glibc.close(fd) }
+}
+if let crashSignal { raise(crashSignal) }
+
+/// Seconds since the process started (from /proc, 10 ms resolution), for the launch → first frame number.
+func processAge(at t: Double) -> Double? {
+    guard let f = fopen("/proc/self/stat", "r") else { return nil }
+    defer { fclose(f) }
+    var buf = [CChar](repeating: 0, count: 1024)
+    guard fgets(&buf, Int32(buf.count), f) != nil else { return nil }
+    let stat = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let paren = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: paren)...].split(separator: " ")
+    guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+    var boot = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &boot)
+    let bootNow = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - (MonotonicClock.now() - t)
+    return bootNow - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+let launchToFrame = processAge(at: firstFrame)
 
 @MainActor func updateMeters(_ now: Double) {
     let t = now - start
@@ -200,3 +230,8 @@ while !quit {
     if !dirty.isEmpty { renderer.render(state, dirty: dirty) }
 }
 terminal.stop()
+if timing {
+    let launch = launchToFrame.map { String(Int(($0 * 1000).rounded())) } ?? "?"
+    let msg = Array("TUIDemo: main → first frame \(Int(((firstFrame - mainStart) * 1000).rounded())) ms; process start → first frame \(launch) ms (±10 ms)\n".utf8)
+    _ = write(2, msg, msg.count)
+}

@@ -117,4 +117,48 @@ final class TmuxSmokeTests: XCTestCase {
         pane = try waitFor(tmuxPath, "the shell to answer") { $0.contains("SHELL-42") }
         XCTAssertTrue(pane.contains("$ echo SHELL-$((40+2))"), "typed keys echo again:\n\(pane)")
     }
+
+    /// Crash signals restore the terminal, let the crash report appear and kill the process with the signal;
+    /// SIGTERM, SIGINT and SIGHUP let the program quit cleanly.
+    func testSignalsRestoreTheTerminal() throws {
+        guard let tmuxPath = findTmux() else { throw XCTSkip("tmux is not on PATH") }
+        guard let demo = findDemo() else { throw XCTSkip("TUIDemo is not built (swift build --product TUIDemo)") }
+        socket = "parley-test-\(getpid())"
+        defer {
+            _ = try? tmux(tmuxPath, ["kill-server"])
+            let dir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            unlink("\(dir)/tmux-\(getuid())/\(socket)")
+        }
+        try tmux(tmuxPath, ["new-session", "-d", "-s", "smoke", "-x", "80", "-y", "24", "env", "PS1=$ ", "TERM=screen-256color", "sh"])
+        var run = 0
+        func runDemo(_ extra: String, then action: (String) throws -> Void) throws -> String {
+            run += 1
+            let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(run).pid").path
+            defer { unlink(pidFile) }
+            try tmux(tmuxPath, ["send-keys", "-t", "smoke", "-l",
+                                "clear; S=$(stty -g); '\(demo)' --still --pid-file \(pidFile) \(extra); echo EXITED:$?; [ \"$(stty -g)\" = \"$S\" ] && echo STTY:same || echo STTY:changed"])
+            try tmux(tmuxPath, ["send-keys", "-t", "smoke", "Enter"])
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: pidFile) && Date() < deadline { usleep(20_000) }
+            usleep(50_000)
+            let pidText = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
+            try action(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
+            return try waitFor(tmuxPath, "the demo to end (\(extra))") { $0.contains("EXITED:") && $0.contains("STTY:") }
+        }
+        for (sig, name) in [(SIGSEGV, "SIGSEGV"), (SIGABRT, "SIGABRT"), (SIGBUS, "SIGBUS"), (SIGFPE, "SIGFPE"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP")] {
+            let pane = try runDemo("--crash \(sig)") { _ in }
+            XCTAssertTrue(pane.contains("EXITED:\(128 + sig)"), "\(name) kills the process with the signal:\n\(pane)")
+            XCTAssertTrue(pane.contains("STTY:same"), "\(name) restores the tty:\n\(pane)")
+            XCTAssertFalse(pane.contains("tool calls"), "\(name) leaves the alternate screen:\n\(pane)")
+        }
+        for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP")] {
+            let pane = try runDemo("") { pid in
+                guard let p = pid_t(pid), p > 0 else { return XCTFail("no pid file") }
+                kill(p, sig)
+            }
+            XCTAssertTrue(pane.contains("EXITED:0"), "\(name) lets the program quit cleanly:\n\(pane)")
+            XCTAssertTrue(pane.contains("STTY:same"), "\(name) restores the tty:\n\(pane)")
+            XCTAssertFalse(pane.contains("tool calls"), "\(name) leaves the alternate screen:\n\(pane)")
+        }
+    }
 }
