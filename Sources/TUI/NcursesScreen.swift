@@ -111,12 +111,12 @@ public final class NcursesScreen: Screen {
 extension NcursesScreen {
     /// A curses screen writing to `output` instead of the terminal, for measuring what a frame costs in bytes.
     /// Uses `term`'s terminfo at the given size. Call `endOffscreen()` when done. Not for use with a `Terminal`.
-    static func offscreen(term: String, rows: Int, columns: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>) -> NcursesScreen? {
+    static func offscreen(term: String, rows: Int, columns: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, noColor: Bool = false) -> NcursesScreen? {
         Terminal.ensureUTF8Locale()
         guard newterm(term, output, input) != nil else { return nil }
         raw(); noecho(); nonl(); typeahead(-1); curs_set(0)
         resizeterm(Int32(rows), Int32(columns))
-        return NcursesScreen(noColor: false)
+        return NcursesScreen(noColor: noColor)
     }
 
     static func endOffscreen() { endwin() }

@@ -121,6 +121,7 @@ public final class Terminal {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        drainDetectionReplies(timeout: 0.2)
         SignalState.uninstallAll()
         curs_set(1)
         endwin()
@@ -198,6 +199,23 @@ public final class Terminal {
             keyboardProtocol = .kitty
         case .unsupported: keyboardProtocol = .legacy
         case .pending: break
+        }
+    }
+
+    /// Quitting before the terminal answered the detection queries would leave the answers for the shell to
+    /// print: wait briefly for them and discard them.
+    private func drainDetectionReplies(timeout: Double) {
+        guard keyboardProtocol == .detecting else { return }
+        let end = MonotonicClock.now() + timeout
+        var buf = [UInt8](repeating: 0, count: 1024)
+        while keyboardProtocol == .detecting {
+            let left = end - MonotonicClock.now()
+            if left <= 0 { break }
+            var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { break }
+            let n = read(0, &buf, buf.count)
+            if n <= 0 { break }
+            for e in decoder.feed(buf[0..<n], now: MonotonicClock.now()) { observe(e) }
         }
     }
 

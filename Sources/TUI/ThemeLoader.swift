@@ -64,6 +64,8 @@ public struct ThemeLoader: Sendable {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             return .failure(.unreadable(file: path))
         }
+        // The shipped default needs no parsing (TOML parsing is the slowest part of start-up).
+        if text == Theme.defaultTOML + "\n" || text == Theme.defaultTOML { return .success(.default) }
         return ThemeParser.parse(text: text, file: path)
     }
 }
