@@ -216,7 +216,14 @@ public struct KeyDecoder: Sendable {
         case 9: k = .tab
         case 127, 8: k = .backspace
         case 27: k = .escape
-        case 57344...63743: k = .other(code)  // kitty's private-use functional keys (keypad, media, modifiers)
+        case 57399...57408: k = .character(Character(Unicode.Scalar(UInt8(48 + code - 57399))))  // keypad digits
+        case 57409...57415, 57417...57426:
+            let keypad: [Int: Key] = [57409: .character("."), 57410: .character("/"), 57411: .character("*"), 57412: .character("-"),
+                                      57413: .character("+"), 57414: .enter, 57415: .character("="), 57417: .left, 57418: .right,
+                                      57419: .up, 57420: .down, 57421: .pageUp, 57422: .pageDown, 57423: .home, 57424: .end,
+                                      57425: .insert, 57426: .delete]
+            k = keypad[code] ?? .other(code)
+        case 57344...63743: k = .other(code)  // kitty's other private-use keys (media, bare modifiers)
         default:
             guard let scalar = Unicode.Scalar(code) else { return nil }
             var c = Character(scalar)
@@ -227,6 +234,8 @@ public struct KeyDecoder: Sendable {
                 c = Character(s); mods.remove(.shift)
             } else if mods.contains(.shift), c.isASCII {
                 if c.isLetter { c = Character(c.uppercased()); mods.remove(.shift) } else if let s = Self.shiftedUS[c] { c = s; mods.remove(.shift) }
+            } else if mods.contains(.shift), c.isLetter, String(c).uppercased().count == 1, let u = String(c).uppercased().first {
+                c = u; mods.remove(.shift)
             }
             k = .character(c)
         }

@@ -159,8 +159,7 @@ let launchToFrame = processAge(at: firstFrame)
     case .help: state.overlay = .help; return [.overlay, .status]
     case .textInput: state.input = LineEditor(); return .all
     case .toolLogFocus:
-        state.toolLog.focused = true
-        state.toolLog.selected = state.toolLog.selected ?? max(0, state.toolLog.calls.count - 1)
+        state.toolLog.focus()
         return .all
     case .toggleMicMode:
         if state.header.pushToTalk == .openMic {

@@ -120,3 +120,26 @@ final class KittyDetectionTests: XCTestCase {
         XCTAssertEqual(d.tick(now: 5.5), .unsupported)
     }
 }
+
+final class KittyKeypadAndLayoutTests: XCTestCase {
+    func testKeypadAndNonASCIIShift() {
+        var d = KeyDecoder()
+        let ev = d.feed(Array("\u{1b}[57414u\u{1b}[57400u\u{1b}[57419u\u{1b}[246;2u\u{1b}[55:38;2u".utf8), now: 0)
+        XCTAssertEqual(ev, [.key(KeyEvent(.enter)), .key(.char("1")), .key(KeyEvent(.up)), .key(.char("Ö")), .key(.char("&"))],
+                       "keypad keys, a shifted non-ASCII letter, and the alternate-key (flag 4) shifted code")
+    }
+
+    func testToolLogFocusAndKeys() {
+        var m = ToolLogModel(calls: Fixtures.state().toolLog.calls, collapsed: true)
+        m.focus()
+        XCTAssertEqual(m.selected, 2)
+        XCTAssertFalse(m.collapsed)
+        XCTAssertEqual(m.handle(KeyEvent(.up)), .handled)
+        XCTAssertEqual(m.selected, 1)
+        XCTAssertEqual(m.handle(KeyEvent(.enter)), .handled)
+        XCTAssertTrue(m.expanded)
+        XCTAssertEqual(m.handle(KeyEvent(.escape)), .leave)
+        XCTAssertFalse(m.focused)
+        XCTAssertFalse(m.expanded)
+    }
+}
