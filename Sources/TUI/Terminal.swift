@@ -8,7 +8,23 @@ import Glibc
 /// sees them in `takeSignals()`) and on crashes (restore, then re-raise).
 ///
 /// Input is not read with curses: the App polls fd 0 and `signalFD`, then calls `readInput(now:)`.
-/// Main thread only.
+/// Main thread only. A main loop looks like this:
+///
+/// ```swift
+/// let terminal = try Terminal.start()
+/// defer { terminal.stop() }
+/// let renderer = FrameRenderer(screen: terminal.screen, theme: ThemeLoader.standard().load(name).theme)
+/// renderer.render(ui)
+/// while running {
+///     // timeout: the earliest of terminal.inputDeadline, ptt.deadline, the next meter frame; -1 when idle
+///     poll([stdin, terminal.signalFD, appWakeFD], timeout)
+///     let sig = terminal.takeSignals()
+///     if !sig.isDisjoint(with: [.interrupt, .terminate, .hangup]) { break }
+///     if sig.contains(.resize) { terminal.handleResize(); renderer.invalidate() }
+///     for event in terminal.readInput() + terminal.flushInput() { /* KeyMap, PushToTalk, editors… */ }
+///     renderer.render(ui, dirty: changedRegions)
+/// }
+/// ```
 public final class Terminal {
     /// Keyboard protocol detection state.
     public enum KeyboardProtocol: Sendable, Equatable {
