@@ -51,6 +51,50 @@ func cannedState() -> UIState {
     return s
 }
 
+/// `TUIDemo --bench`: full-frame render time of a 1,000-turn transcript on the grid backend (no terminal needed),
+/// so the number can be taken from a release build.
+func benchGrid() {
+    var s = cannedState()
+    s.transcript = TranscriptModel()
+    for i in 0..<1000 {
+        s.transcript.append(.user, "Question \(i): what about topic number \(i)? 日本語も少し。")
+        s.transcript.append(.model, "Answer \(i): " + String(repeating: "this is a fairly long reply that wraps over several lines ", count: 1 + i % 3))
+    }
+    let streaming = s.transcript.append(.model, "streaming", interim: "")
+    for (rows, cols) in [(24, 80), (40, 120)] {
+        let g = GridScreen(rows: rows, columns: cols)
+        let r = FrameRenderer(screen: g)
+        var t0 = MonotonicClock.now()
+        r.render(s)
+        let first = MonotonicClock.now() - t0
+        var full: [Double] = [], stream: [Double] = []
+        for i in 0..<500 {
+            s.transcript.update(streaming) { $0.interim = " word\(i)" }
+            t0 = MonotonicClock.now()
+            r.invalidate()
+            r.render(s, dirty: .all)
+            full.append(MonotonicClock.now() - t0)
+            s.transcript.update(streaming) { $0.interim += " more" }
+            t0 = MonotonicClock.now()
+            r.render(s, dirty: .transcript)
+            stream.append(MonotonicClock.now() - t0)
+        }
+        t0 = MonotonicClock.now()
+        r.scrollTranscript(.top, in: &s)
+        r.render(s, dirty: .transcript)
+        let top = MonotonicClock.now() - t0
+        r.scrollTranscript(.bottom, in: &s)
+        func stats(_ xs: [Double]) -> String {
+            let v = xs.sorted()
+            let mean = v.reduce(0, +) / Double(v.count)
+            let p99 = v[min(v.count - 1, v.count * 99 / 100)]
+            return "mean \(Int((mean * 1e6).rounded())) µs, p99 \(Int((p99 * 1e6).rounded())) µs (n=\(v.count))"
+        }
+        print("grid \(cols)x\(rows), 2001 entries: first frame \(Int((first * 1e6).rounded())) µs; full frame \(stats(full)); transcript-only frame \(stats(stream)); Home (wraps all) \(Int((top * 1e3).rounded())) ms")
+    }
+}
+if args.contains("--bench") { benchGrid(); exit(0) }
+
 let terminal: Terminal
 do {
     terminal = try Terminal.start()
