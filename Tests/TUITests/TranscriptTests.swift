@@ -178,3 +178,16 @@ final class TranscriptStreamingTests: XCTestCase {
         XCTAssertEqual(g.style(row: 2, column: 0), Theme.default.style(.speakerLabel))
     }
 }
+
+final class OverlayRedrawTests: XCTestCase {
+    func testMetersBesideAMenuDoNotRedrawTheMenu() {
+        var s = Fixtures.state()
+        s.overlay = .confirm(ConfirmModel(question: "Run shell command?", detail: "ls"))
+        let (g, r) = Fixtures.render(s, rows: 40, columns: 120)
+        g.resetWriteCount()
+        s.meters.mic.level = -20
+        r.render(s, dirty: .meters)
+        XCTAssertEqual(g.cellsWritten, 120, "only the mic meter row, not the menu")
+        XCTAssertTrue(g.text().contains("Run shell command?"))
+    }
+}
