@@ -154,6 +154,33 @@ public final class Terminal {
         Self.isActive = false
     }
 
+    /// Ctrl-Z for a raw-mode program: gives the terminal back, stops the process (as SIGTSTP would), and takes
+    /// the terminal over again when the shell resumes it (`fg`). Redraw everything afterwards
+    /// (`FrameRenderer.invalidate()` then `render`).
+    public func suspend() {
+        guard !stopped else { return }
+        var tail = ""
+        if kittyPushed { tail += "\u{1b}[<u" }
+        if options.bracketedPaste { tail += "\u{1b}[?2004l" }
+        curs_set(1)
+        endwin()
+        writeRaw(tail)
+        if SignalState.hasSavedTermios { tcsetattr(0, TCSANOW, SignalState.savedTermios) }
+        SignalState.active.store(0, ordering: .sequentiallyConsistent)
+        signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        // Resumed.
+        SignalState.active.store(1, ordering: .sequentiallyConsistent)
+        doupdate()
+        raw(); noecho(); nonl()
+        curs_set(0)
+        var head = ""
+        if options.bracketedPaste { head += "\u{1b}[?2004h" }
+        if kittyPushed { head += "\u{1b}[>\(options.kittyFlags)u" }
+        writeRaw(head)
+        handleResize()
+    }
+
     /// Signals received since the last call (drains `signalFD`).
     public func takeSignals() -> TerminalSignals {
         var buf = [UInt8](repeating: 0, count: 64)

@@ -192,6 +192,13 @@ let launchToFrame = processAge(at: firstFrame)
         _ = state.toolLog.handle(e)
         return before == state.toolLog ? [] : .all
     }
+    if e == .ctrl("z") {
+        _ = ptt.cancel()
+        state.meters.talking = false
+        terminal.suspend()
+        renderer.invalidate()
+        return .all
+    }
     if e.isSpace && state.header.pushToTalk != .openMic {
         if let a = ptt.handle(e, now: now) { state.meters.talking = a == .startTalking; return .meters }
         return []

@@ -161,4 +161,44 @@ final class TmuxSmokeTests: XCTestCase {
             XCTAssertFalse(pane.contains("tool calls"), "\(name) leaves the alternate screen:\n\(pane)")
         }
     }
+
+    /// Ctrl-Z gives the terminal back to the shell (tty modes restored) and `fg` takes it over again.
+    func testSuspendAndResume() throws {
+        guard let tmuxPath = findTmux() else { throw XCTSkip("tmux is not on PATH") }
+        guard let demo = findDemo() else { throw XCTSkip("TUIDemo is not built (swift build --product TUIDemo)") }
+        socket = "parley-test-\(getpid())"
+        defer {
+            _ = try? tmux(tmuxPath, ["kill-server"])
+            let dir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            unlink("\(dir)/tmux-\(getuid())/\(socket)")
+        }
+        try tmux(tmuxPath, ["new-session", "-d", "-s", "smoke", "-x", "80", "-y", "24", "env", "PS1=$ ", "TERM=screen-256color", "sh"])
+        func type(_ line: String) throws {
+            try tmux(tmuxPath, ["send-keys", "-t", "smoke", "-l", line])
+            try tmux(tmuxPath, ["send-keys", "-t", "smoke", "Enter"])
+        }
+        try type("S=$(stty -g)")
+        try type("'\(demo)' --still")
+        _ = try waitFor(tmuxPath, "the first frame") { $0.contains("tool calls") }
+        try tmux(tmuxPath, ["send-keys", "-t", "smoke", "C-z"])
+        _ = try waitFor(tmuxPath, "the shell after Ctrl-Z") { $0.contains("Stopped") }
+        try type("[ \"$(stty -g)\" = \"$S\" ] && echo STTY:same || echo STTY:changed")
+        var pane = try waitFor(tmuxPath, "stty") { $0.contains("STTY:") }
+        XCTAssertTrue(pane.contains("STTY:same"), pane)
+        try type("fg")
+        _ = try waitFor(tmuxPath, "the frame after fg") { $0.contains("tool calls") && $0.contains(" parley ") }
+        try tmux(tmuxPath, ["send-keys", "-t", "smoke", "v"])
+        _ = try waitFor(tmuxPath, "keys work after resuming") { $0.contains("Voice (30)") }
+        try tmux(tmuxPath, ["send-keys", "-t", "smoke", "Escape"])
+        _ = try waitFor(tmuxPath, "the menu to close") { !$0.contains("Voice (30)") }
+        try tmux(tmuxPath, ["send-keys", "-t", "smoke", "q"])
+        // Type the next command only at the prompt, or the demo might read it as keys.
+        _ = try waitFor(tmuxPath, "the prompt") { p in
+            p.split(separator: "\n").last(where: { !$0.allSatisfy { $0 == " " } }).map { $0.trimmingCharacters(in: .whitespaces) == "$" } ?? false
+        }
+        try type("echo EXITED:$?; [ \"$(stty -g)\" = \"$S\" ] && echo STTY2:same || echo STTY2:changed")
+        pane = try waitFor(tmuxPath, "exit") { $0.contains("STTY2:") }
+        XCTAssertTrue(pane.contains("EXITED:0"), pane)
+        XCTAssertTrue(pane.contains("STTY2:same"), pane)
+    }
 }
