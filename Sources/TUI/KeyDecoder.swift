@@ -24,14 +24,9 @@ public struct KeyDecoder: Sendable {
     /// Decodes newly read bytes.
     public mutating func feed(_ bytes: some Sequence<UInt8>, now: Double) -> [InputEvent] {
         buffer.append(contentsOf: bytes)
-        var out = decode(force: false)
-        if !buffer.isEmpty && pasteBytes == nil {
-            if pendingSince == nil { pendingSince = now }
-        } else {
-            pendingSince = nil
-        }
-        if buffer.isEmpty { pendingSince = nil }
-        out = out.compactMap { $0 }
+        let out = decode(force: false)
+        // The timeout runs from the latest byte, so a sequence split by a slow link still completes.
+        pendingSince = buffer.isEmpty || pasteBytes != nil ? nil : now
         return out
     }
 
