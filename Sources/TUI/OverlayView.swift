@@ -42,13 +42,13 @@ public enum OverlayView {
         let list = m.filtered
         let nameW = max(8, (m.voices.map { DisplayWidth.of($0.name) }.max() ?? 8))
         var filterLine = StyledLine("filter: ", .menu)
-        filterLine.append(m.filter.isEmpty ? "type to filter" : m.filter, m.filter.isEmpty ? .dim : .menuCurrent)
+        filterLine.append(m.filter.isEmpty ? "type to filter" : m.filter, m.filter.isEmpty ? .menuDim : .menuCurrent)
         let maxRows = max(1, screen.rows - 6)
         let visible = min(list.count, maxRows)
         var start = 0
         if m.selection >= visible { start = m.selection - visible + 1 }
         var body = [filterLine]
-        if list.isEmpty { body.append(StyledLine("no voice matches", .dim)) }
+        if list.isEmpty { body.append(StyledLine("no voice matches", .menuDim)) }
         for (i, v) in list.enumerated().dropFirst(start).prefix(visible) {
             let mark = v.name == m.current ? "●" : " "
             let text = "\(mark) " + v.name.fitted(to: nameW) + "  " + v.style + " "
@@ -57,7 +57,7 @@ public enum OverlayView {
             } else {
                 var l = StyledLine("\(mark) ", v.name == m.current ? .menuCurrent : .menu)
                 l.append(v.name.fitted(to: nameW), v.name == m.current ? .menuCurrent : .menu)
-                l.append("  " + v.style + " ", .dim)
+                l.append("  " + v.style + " ", .menuDim)
                 body.append(l)
             }
         }

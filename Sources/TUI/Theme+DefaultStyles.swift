@@ -31,6 +31,7 @@ extension Theme {
         .menu: CellStyle(fg: .index(252), bg: .index(236)),
         .menuSelected: CellStyle(fg: .index(16), bg: .index(81), attributes: [.bold]),
         .menuCurrent: CellStyle(fg: .index(220), bg: .index(236), attributes: [.bold]),
+        .menuDim: CellStyle(fg: .index(245), bg: .index(236)),
         .selection: CellStyle(fg: .index(16), bg: .index(110)),
         .toolPending: CellStyle(fg: .index(244)),
         .toolRunning: CellStyle(fg: .index(75), attributes: [.bold]),
