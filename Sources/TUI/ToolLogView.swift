@@ -55,6 +55,10 @@ public enum ToolLogView {
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
         line.append(dur.leftPadded(to: 6), .dim)
+        if selected {
+            // The whole row in the selection colour, like htop's cursor bar.
+            line = StyledLine(line.runs.map { StyledRun($0.text, .selection) }, fill: .selection)
+        }
         return line.truncated(to: w)
     }
 
