@@ -167,6 +167,11 @@ public struct KeyDecoder: Sendable {
         case (nil, 0x75): return .consumed(len, kittyKey(fields: fields, params: params, mods: mods, kind: kind))
         case (nil, 0x7e):
             switch field(0) ?? 0 {
+            case 27:
+                // xterm modifyOtherKeys (also tmux extended-keys): CSI 27 ; mods ; code ~
+                guard let code = field(2), let scalar = Unicode.Scalar(code) else { return .consumed(len, nil) }
+                let k: Key = code == 13 ? .enter : code == 9 ? .tab : code == 127 || code == 8 ? .backspace : code == 27 ? .escape : .character(Character(scalar))
+                return .consumed(len, .key(KeyEvent(k, mods, kind: kind)))
             case 200: return .pasteStart(len)
             case 201: return .consumed(len, nil)
             case 1, 7: return key(.home)

@@ -17,17 +17,25 @@ public struct LineEditor: Sendable, Equatable {
         case leave
     }
 
-    /// Applies a key: printable characters insert; Left/Right/Home/End/Ctrl-A/Ctrl-E move; Backspace, Delete,
-    /// Ctrl-D, Ctrl-K (kill to end), Ctrl-U (kill to start), Ctrl-W (kill word) delete; Enter submits; Esc leaves.
+    /// Applies a key: printable characters insert; Left/Right/Home/End/Ctrl-A/Ctrl-E move, Ctrl- or Alt-Left/Right
+    /// and Alt-B/F by words; Backspace, Delete, Ctrl-D, Ctrl-K (kill to end), Ctrl-U (kill to start), Ctrl-W and
+    /// Alt-Backspace (kill word back), Alt-D (kill word forward) delete; Enter submits; Esc leaves.
     public mutating func handle(_ k: KeyEvent) -> Action {
         guard k.kind != .release else { return .none }
         let ctrl = k.modifiers.contains(.control)
+        let alt = k.modifiers.contains(.alt)
         switch (k.key, ctrl) {
         case (.enter, _):
             let t = text
             text = ""; cursor = 0
             return .submit(t)
         case (.escape, _): return .leave
+        case (.left, _) where ctrl || alt, (.character("b"), _) where alt: cursor = wordStart(before: cursor)
+        case (.right, _) where ctrl || alt, (.character("f"), _) where alt: cursor = wordEnd(after: cursor)
+        case (.backspace, _) where alt:
+            let i = wordStart(before: cursor)
+            remove(from: i, to: cursor); cursor = i
+        case (.character("d"), false) where alt: remove(from: cursor, to: wordEnd(after: cursor))
         case (.left, _), (.character("b"), true): cursor = max(0, cursor - 1)
         case (.right, _), (.character("f"), true): cursor = min(text.count, cursor + 1)
         case (.home, _), (.character("a"), true): cursor = 0
@@ -41,10 +49,7 @@ public struct LineEditor: Sendable, Equatable {
         case (.character("k"), true): remove(from: cursor, to: text.count)
         case (.character("u"), true): remove(from: 0, to: cursor); cursor = 0
         case (.character("w"), true):
-            let chars = Array(text)
-            var i = cursor
-            while i > 0 && chars[i - 1] == " " { i -= 1 }
-            while i > 0 && chars[i - 1] != " " { i -= 1 }
+            let i = wordStart(before: cursor)
             remove(from: i, to: cursor); cursor = i
         case (.character(let c), false):
             guard !k.modifiers.contains(.alt) else { return .none }
@@ -62,6 +67,22 @@ public struct LineEditor: Sendable, Equatable {
         text.insert(contentsOf: clean, at: idx)
         // Combining marks can merge with the character before, so count what was really added.
         cursor = min(text.count, cursor + (text.count - before))
+    }
+
+    private func wordStart(before c: Int) -> Int {
+        let chars = Array(text)
+        var i = c
+        while i > 0 && chars[i - 1] == " " { i -= 1 }
+        while i > 0 && chars[i - 1] != " " { i -= 1 }
+        return i
+    }
+
+    private func wordEnd(after c: Int) -> Int {
+        let chars = Array(text)
+        var i = c
+        while i < chars.count && chars[i] == " " { i += 1 }
+        while i < chars.count && chars[i] != " " { i += 1 }
+        return i
     }
 
     private mutating func remove(from a: Int, to b: Int) {

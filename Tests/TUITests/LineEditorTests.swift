@@ -102,3 +102,29 @@ final class VoiceMenuTests: XCTestCase {
         XCTAssertEqual(c.handle(.char("x")), .none)
     }
 }
+
+final class LineEditorWordTests: XCTestCase {
+    func testWordMovesAndKills() {
+        var e = LineEditor(text: "one two three")
+        _ = e.handle(KeyEvent(.left, .control))
+        XCTAssertEqual(e.cursor, 8)
+        _ = e.handle(KeyEvent(.character("b"), .alt))
+        XCTAssertEqual(e.cursor, 4)
+        _ = e.handle(KeyEvent(.character("d"), .alt))
+        XCTAssertEqual(e.text, "one  three")
+        _ = e.handle(KeyEvent(.right, .alt))
+        XCTAssertEqual(e.cursor, 10)
+        _ = e.handle(KeyEvent(.backspace, .alt))
+        XCTAssertEqual(e.text, "one  ")
+        XCTAssertEqual(e.handle(KeyEvent(.character("x"), .alt)), .none, "other Alt keys insert nothing")
+    }
+
+    func testModifyOtherKeysForm() {
+        var d = KeyDecoder()
+        XCTAssertEqual(d.feed(Array("\u{1b}[27;5;99~\u{1b}[27;2;13~".utf8), now: 0), [.key(.ctrl("c")), .key(KeyEvent(.enter, .shift))])
+    }
+
+    func testExecutablePathIsReal() {
+        XCTAssertTrue(ThemeLoader.currentExecutablePath().hasPrefix("/"))
+    }
+}
