@@ -54,3 +54,28 @@ final class HeaderAndMetersTests: XCTestCase {
         XCTAssertTrue(silent[0].text.contains("[" + String(repeating: " ", count: 40) + "]  -∞ dB      muted"), silent[0].text)
     }
 }
+
+final class DirtyRegionTests: XCTestCase {
+    func testChangedRegions() {
+        let a = Fixtures.state()
+        var b = a
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), [])
+        b.meters.mic.level = -3
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), .meters)
+        b = a
+        b.transcript.stream(.model, " more")
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), .transcript)
+        b = a
+        b.overlay = .help
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), [.overlay, .status])
+        b = a
+        b.header.pushToTalk = .openMic
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), [.header, .status])
+        b = a
+        b.toolLog.focus()
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), [.toolLog, .status])
+        b = a
+        b.input = LineEditor()
+        XCTAssertEqual(DirtyRegions.changed(from: a, to: b), [.input, .status])
+    }
+}
