@@ -71,11 +71,3 @@ public final class GridScreen: Screen {
     /// The style of the cell at a position.
     public func style(row: Int, column: Int) -> CellStyle { cells[row][column].style }
 }
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
-    }
-}

@@ -36,17 +36,3 @@ public enum StatusLineView {
                 (k(.toolLogFocus), "tools"), (k(.scrollPageUp), "scroll"), (k(.help), "help"), (k(.quit), "quit")]
     }
 }
-
-/// Shown instead of the layout when the terminal is smaller than `FrameLayout.minimumSize`.
-public enum TooSmallView {
-    public static func render(size: Size) -> [StyledLine] {
-        let msg = ["terminal too small:", "need at least \(FrameLayout.minimumSize.columns)×\(FrameLayout.minimumSize.rows)", "now \(size.columns)×\(size.rows)"]
-        var lines = Array(repeating: StyledLine(), count: size.rows)
-        let top = max(0, (size.rows - msg.count) / 2)
-        for (i, m) in msg.enumerated() where top + i < size.rows {
-            let pad = max(0, (size.columns - DisplayWidth.of(m)) / 2)
-            lines[top + i] = StyledLine(String(repeating: " ", count: pad) + m, i == 0 ? .errorText : .normal).truncated(to: size.columns)
-        }
-        return lines
-    }
-}

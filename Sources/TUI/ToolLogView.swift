@@ -76,10 +76,3 @@ public enum ToolLogView {
         return "\(Int(s) / 60)m\(Int(s) % 60)s"
     }
 }
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        let w = DisplayWidth.of(self)
-        return w >= width ? self : String(repeating: " ", count: width - w) + self
-    }
-}
