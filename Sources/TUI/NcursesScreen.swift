@@ -76,7 +76,19 @@ public final class NcursesScreen: Screen {
     private func resolve(_ s: CellStyle) -> (attr_t, Int16) {
         var a = parley_a_normal()
         var attrs = s.attributes
+        var s = s
         if colorMode == .none, s.bg != .default, !attrs.contains(.reverse) { attrs.insert(.reverse) }
+        // A dark grey panel (status bar, menu) that 8 colours would turn into plain black: reverse video instead.
+        if colorMode == .eight, case .index(let b) = s.bg, !Palette.isNearBlack(b), Palette.nearest(b, within: 8) == 0,
+           !attrs.contains(.reverse) {
+            attrs.insert(.reverse)
+            s.bg = .default
+        }
+        // Likewise dark grey text would vanish: dim white instead.
+        if colorMode == .eight, case .index(let f) = s.fg, !Palette.isNearBlack(f), Palette.nearest(f, within: 8) == 0 {
+            s.fg = .index(7)
+            attrs.insert(.dim)
+        }
         if attrs.contains(.bold) { a |= parley_a_bold() }
         if attrs.contains(.dim) { a |= parley_a_dim() }
         if attrs.contains(.underline) { a |= parley_a_underline() }

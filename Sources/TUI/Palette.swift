@@ -6,6 +6,12 @@ public enum Palette {
     ]
     static let cubeLevels = [0, 95, 135, 175, 215, 255]
 
+    /// True for entries that look black (so a background in them vanishes on a dark terminal).
+    public static func isNearBlack(_ i: UInt8) -> Bool {
+        let c = rgb(i)
+        return c.0 + c.1 + c.2 < 60
+    }
+
     /// RGB of palette entry `i`.
     public static func rgb(_ i: UInt8) -> (Int, Int, Int) {
         let i = Int(i)
@@ -34,8 +40,10 @@ public enum Palette {
     public static func nearest(_ i: UInt8, within count: Int) -> UInt8 {
         if Int(i) < count { return i }
         let c = rgb(i)
+        // Greys go to greys (black, grey, white), never to a colour that happens to be closer.
+        let candidates = c.0 == c.1 && c.1 == c.2 ? (count >= 16 ? [0, 8, 7, 15] : [0, 7]) : Array(0..<count)
         var best = 0, bestD = Int.max
-        for j in 0..<count {
+        for j in candidates {
             let d = distance(base16[j], c)
             if d < bestD { bestD = d; best = j }
         }

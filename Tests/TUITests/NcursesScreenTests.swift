@@ -45,6 +45,7 @@ final class NcursesScreenTests: XCTestCase {
         }
         XCTAssertFalse(out.contains("38;5;"), "no 256-colour sequences on an 8-colour terminal")
         XCTAssertTrue(out.contains("\u{1b}[3"), "8-colour foregrounds")
+        XCTAssertTrue(out.contains("\u{1b}[7m") || out.contains(";7m") || out.contains("\u{1b}[7;"), "grey panels become reverse video")
     }
 
     func testStartNeedsATerminal() {

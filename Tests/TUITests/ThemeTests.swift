@@ -37,6 +37,9 @@ final class ThemeTests: XCTestCase {
         XCTAssertNil(Color.parse("256"))
         XCTAssertEqual(Palette.nearest(196, within: 16), 9)
         XCTAssertEqual(Palette.nearest(196, within: 8), 1)
+        XCTAssertEqual(Palette.nearest(245, within: 8), 7, "greys stay grey")
+        XCTAssertEqual(Palette.nearest(238, within: 16), 8)
+        XCTAssertEqual(Palette.nearest(234, within: 8), 0)
     }
 
     func testBadColourNamesFileLineAndRole() {
