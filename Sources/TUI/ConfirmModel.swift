@@ -9,6 +9,7 @@ public struct ConfirmModel: Sendable, Equatable {
         self.title = title; self.question = question; self.detail = detail
     }
 
+    /// The answer a key gave, if any.
     public enum Action: Sendable, Equatable { case none, yes, no }
 
     /// `y` answers yes; `n`, Esc, Enter (the default) and `q` answer no.

@@ -1,6 +1,7 @@
 /// Composes a frame from the views and writes only the dirty regions to a `Screen`.
 /// Main thread only. Rows identical to what is already on screen are skipped.
 public final class FrameRenderer {
+    /// Where frames go.
     public let screen: any Screen
     public private(set) var keyMap: KeyMap
     /// Transcript wrap cache; reused across frames.
@@ -15,6 +16,7 @@ public final class FrameRenderer {
     /// Rows written this frame, to know whether the overlay was painted over.
     private var touched: [Rect] = []
 
+    /// A renderer for a screen; the first `render` paints everything.
     public init(screen: any Screen, theme: Theme = .default, keyMap: KeyMap = .default) {
         self.screen = screen; self.theme = theme; self.keyMap = keyMap
     }

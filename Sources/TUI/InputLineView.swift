@@ -1,5 +1,6 @@
 /// The input line: a prompt and the editor's text, scrolled so the cursor stays visible.
 public enum InputLineView {
+    /// The input row, exactly `width` columns, with the cursor drawn as an `inputCursor` cell.
     public static func render(_ e: LineEditor, width: Int, prompt: String = "› ") -> StyledLine {
         let chars = Array(e.text)
         let pw = DisplayWidth.of(prompt)

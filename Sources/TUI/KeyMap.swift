@@ -1,5 +1,6 @@
 /// Key bindings for the main screen: data, so configuration can override them.
 public struct KeyMap: Sendable, Equatable {
+    /// One key bound to one command.
     public struct Binding: Sendable, Equatable {
         public var chord: KeyChord
         public var command: Command

@@ -2,6 +2,7 @@
 /// `CSI ? flags u` reply that arrives before the `CSI … c` (DA1) reply means the protocol is supported.
 /// Terminals that do not know `CSI ? u` answer only DA1. Pure; `Terminal` drives it.
 public struct KittyDetection: Sendable, Equatable {
+    /// What is known so far.
     public enum Result: Sendable, Equatable { case pending, supported, unsupported }
 
     /// The queries to write to the terminal.

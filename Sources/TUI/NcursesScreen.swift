@@ -7,6 +7,7 @@ public final class NcursesScreen: Screen {
     /// How many colours the backend uses.
     public enum ColorMode: Sendable, Equatable { case none, eight, sixteen, full }
 
+    /// The colours in use, from the terminal and `NO_COLOR`.
     public let colorMode: ColorMode
     private let window: UnsafeMutablePointer<WINDOW>
     private var pairs: [Int32: Int16] = [:]

@@ -1,5 +1,6 @@
 /// The bottom row: a transient status message, then the most useful key hints from the key map.
 public enum StatusLineView {
+    /// The status row: `status` (if any), then as many (key, label) hints as fit.
     public static func render(status: String?, hints: [(String, String)], width: Int) -> StyledLine {
         var line = StyledLine(fill: .statusBar)
         if let s = status, !s.isEmpty {

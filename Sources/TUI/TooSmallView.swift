@@ -1,5 +1,6 @@
 /// Shown instead of the layout when the terminal is smaller than `FrameLayout.minimumSize`.
 public enum TooSmallView {
+    /// Rows for the whole screen with the message centred.
     public static func render(size: Size) -> [StyledLine] {
         let msg = ["terminal too small:", "need at least \(FrameLayout.minimumSize.columns)×\(FrameLayout.minimumSize.rows)", "now \(size.columns)×\(size.rows)"]
         var lines = Array(repeating: StyledLine(), count: size.rows)
