@@ -5,7 +5,16 @@ public struct LineEditor: Sendable, Equatable {
     /// Cursor position in grapheme clusters (0 … text.count).
     public private(set) var cursor: Int
 
-    public init(text: String = "") { self.text = text; self.cursor = text.count }
+    /// Earlier messages, oldest first, for Up/Down (the App keeps them between uses of the input line).
+    public private(set) var history: [String]
+    /// Which history entry is shown (nil: the draft being typed).
+    private var historyIndex: Int?
+    private var draft = ""
+
+    /// An editor holding `text`, with the cursor at its end.
+    public init(text: String = "", history: [String] = []) {
+        self.text = text; self.cursor = text.count; self.history = history
+    }
 
     /// What a key did.
     public enum Action: Sendable, Equatable {
@@ -19,7 +28,8 @@ public struct LineEditor: Sendable, Equatable {
 
     /// Applies a key: printable characters insert; Left/Right/Home/End/Ctrl-A/Ctrl-E move, Ctrl- or Alt-Left/Right
     /// and Alt-B/F by words; Backspace, Delete, Ctrl-D, Ctrl-K (kill to end), Ctrl-U (kill to start), Ctrl-W and
-    /// Alt-Backspace (kill word back), Alt-D (kill word forward) delete; Enter submits; Esc leaves.
+    /// Alt-Backspace (kill word back), Alt-D (kill word forward) delete; Up/Down (Ctrl-P/N) recall `history`;
+    /// Enter submits (and adds the text to `history`); Esc leaves.
     public mutating func handle(_ k: KeyEvent) -> Action {
         guard k.kind != .release else { return .none }
         let ctrl = k.modifiers.contains(.control)
@@ -27,8 +37,19 @@ public struct LineEditor: Sendable, Equatable {
         switch (k.key, ctrl) {
         case (.enter, _):
             let t = text
-            text = ""; cursor = 0
+            if !t.isEmpty && history.last != t { history.append(t) }
+            text = ""; cursor = 0; historyIndex = nil; draft = ""
             return .submit(t)
+        case (.up, _), (.character("p"), true):
+            guard !history.isEmpty else { return .none }
+            if historyIndex == nil { draft = text }
+            let i = max(0, (historyIndex ?? history.count) - 1)
+            historyIndex = i
+            text = history[i]; cursor = text.count
+        case (.down, _), (.character("n"), true):
+            guard let i = historyIndex else { return .none }
+            if i + 1 < history.count { historyIndex = i + 1; text = history[i + 1] } else { historyIndex = nil; text = draft }
+            cursor = text.count
         case (.escape, _): return .leave
         case (.left, _) where ctrl || alt, (.character("b"), _) where alt: cursor = wordStart(before: cursor)
         case (.right, _) where ctrl || alt, (.character("f"), _) where alt: cursor = wordEnd(after: cursor)

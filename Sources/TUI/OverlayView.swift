@@ -33,8 +33,8 @@ public enum OverlayView {
             lines.append(l)
         }
         lines.append(StyledLine())
-        lines.append(StyledLine("In the voice menu: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
-        lines.append(StyledLine("In the input line: ←→ Home End, Ctrl-A/E/K/U/W, Enter send, Esc leave", .menu))
+        lines.append(StyledLine("Voice menu: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
+        lines.append(StyledLine("Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave", .menu))
         return lines
     }
 

@@ -112,6 +112,7 @@ var micPeak = PeakHold(), spkPeak = PeakHold()
 let start = MonotonicClock.now()
 var lastProtocol = terminal.keyboardProtocol
 var quit = false
+var inputHistory: [String] = []
 renderer.render(state)
 let firstFrame = MonotonicClock.now()
 if let pidFile {
@@ -176,6 +177,7 @@ let launchToFrame = processAge(at: firstFrame)
     if var ed = state.input {
         switch ed.handle(e) {
         case .submit(let text):
+            inputHistory = ed.history
             state.input = nil
             if !text.isEmpty {
                 state.transcript.append(.user, text)
@@ -208,7 +210,7 @@ let launchToFrame = processAge(at: firstFrame)
     case .pushToTalk: return []
     case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
     case .help: state.overlay = .help; return [.overlay, .status]
-    case .textInput: state.input = LineEditor(); return .all
+    case .textInput: state.input = LineEditor(history: inputHistory); return .all
     case .toolLogFocus:
         state.toolLog.focus()
         return .all

@@ -233,8 +233,8 @@ gemini  Sure — here is the forecast for tomorrow                              
                        │ Down          scroll down one line                                    │
                        │ e             export the transcript as Markdown                       │
                        │                                                                       │
-                       │ In the voice menu: ↑↓ move, type to filter, Enter choose, Esc close   │
-                       │ In the input line: ←→ Home End, Ctrl-A/E/K/U/W, Enter send, Esc leave │
+                       │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
+                       │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
                        └────────────────────────────────────────────────────── any key closes ─┘
                                                                                │
                                                                                │
@@ -267,8 +267,8 @@ gem│ t             focus the tool-call log (↑↓ select, Enter expand)      
    │ Down          scroll down one line                                    │
 ─ t│ e             export the transcript as Markdown                       │────
  ge│                                                                       │0 ms
- ru│ In the voice menu: ↑↓ move, type to filter, Enter choose, Esc close   │
- se│ In the input line: ←→ Home End, Ctrl-A/E/K/U/W, Enter send, Esc leave │.5 s
+ ru│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
+ se│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │.5 s
  mi└────────────────────────────────────────────────────── any key closes ─┘
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  any key closes

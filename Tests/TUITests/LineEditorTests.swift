@@ -128,3 +128,25 @@ final class LineEditorWordTests: XCTestCase {
         XCTAssertTrue(ThemeLoader.currentExecutablePath().hasPrefix("/"))
     }
 }
+
+final class LineEditorHistoryTests: XCTestCase {
+    func testUpDownRecallAndKeepTheDraft() {
+        var e = LineEditor(history: ["first", "second"])
+        for c in "dra" { _ = e.handle(.char(c)) }
+        _ = e.handle(KeyEvent(.up))
+        XCTAssertEqual(e.text, "second")
+        _ = e.handle(KeyEvent(.up)); _ = e.handle(KeyEvent(.up))
+        XCTAssertEqual(e.text, "first")
+        _ = e.handle(KeyEvent(.down))
+        XCTAssertEqual(e.text, "second")
+        _ = e.handle(KeyEvent(.down))
+        XCTAssertEqual(e.text, "dra", "back to the draft")
+        XCTAssertEqual(e.handle(KeyEvent(.down)), .none)
+        _ = e.handle(.ctrl("p"))
+        _ = e.handle(.char("!"))
+        XCTAssertEqual(e.handle(KeyEvent(.enter)), .submit("second!"))
+        XCTAssertEqual(e.history, ["first", "second", "second!"])
+        XCTAssertEqual(e.handle(KeyEvent(.enter)), .submit(""), "empty lines are not remembered")
+        XCTAssertEqual(e.history.count, 3)
+    }
+}
