@@ -10,6 +10,8 @@ final class TranscriptTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of("e\u{301}"), 1)
         XCTAssertEqual(DisplayWidth.of("❤️"), 2, "emoji presentation selector")
         XCTAssertEqual(DisplayWidth.of("한국어"), 6)
+        XCTAssertEqual(DisplayWidth.of("🇯🇵"), 2, "a flag")
+        XCTAssertEqual(DisplayWidth.of("👩‍💻"), 2, "a ZWJ sequence")
     }
 
     func testWrapRespectsWideCharactersAndWords() {
