@@ -13,6 +13,9 @@ public enum DisplayWidth {
     public static func of(_ c: Character) -> Int {
         if c.isASCII { return c.asciiValue.map { $0 >= 0x20 && $0 != 0x7f ? 1 : 0 } ?? 1 }
         var width = 0
+        if let first = c.unicodeScalars.first, (0x1f1e6...0x1f1ff).contains(first.value) {
+            return c.unicodeScalars.count > 1 ? 2 : 1  // a flag: two regional indicators in one cell pair
+        }
         for s in c.unicodeScalars {
             if s.value == 0xfe0f { return 2 }  // emoji presentation selector
             if width == 0 { width = of(s) }

@@ -1,6 +1,7 @@
 /// Composes a frame from the views and writes only the dirty regions to a `Screen`.
 /// Main thread only. Rows identical to what is already on screen are skipped.
 public final class FrameRenderer {
+    /// Where frames go.
     public let screen: any Screen
     public private(set) var keyMap: KeyMap
     /// Transcript wrap cache; reused across frames.
@@ -12,7 +13,10 @@ public final class FrameRenderer {
     private var lastOverlay: Overlay?
     private var lastOverlayRect: Rect?
     private var forceAll = true
+    /// Rows written this frame, to know whether the overlay was painted over.
+    private var touched: [Rect] = []
 
+    /// A renderer for a screen; the first `render` paints everything.
     public init(screen: any Screen, theme: Theme = .default, keyMap: KeyMap = .default) {
         self.screen = screen; self.theme = theme; self.keyMap = keyMap
     }
@@ -36,6 +40,7 @@ public final class FrameRenderer {
         layout = newLayout
         defer { lastOverlay = state.overlay }
         if dirty.isEmpty { return }
+        touched.removeAll(keepingCapacity: true)
 
         if newLayout.tooSmall {
             let lines = TooSmallView.render(size: newLayout.size)
@@ -74,7 +79,12 @@ public final class FrameRenderer {
                 return
             }
             lastOverlayRect = rect
-            // Regions redrawn above may have painted over the box: always draw it last, bypassing the row cache.
+            // Draw the box last when it changed or a region was redrawn under it (meters moving beside a menu
+            // cost nothing extra).
+            if !dirty.contains(.overlay) && !touched.contains(where: { $0.intersects(rect) }) {
+                screen.present()
+                return
+            }
             for (i, line) in lines.enumerated() {
                 screen.draw(line, row: rect.row + i, column: rect.column, width: rect.columns, theme: theme)
                 drawn[(9 << 20) | (rect.row + i)] = nil
@@ -99,6 +109,7 @@ public final class FrameRenderer {
             let k = (key << 20) | (rect.row + i)
             if drawn[k] == line { continue }
             drawn[k] = line
+            touched.append(Rect(row: rect.row + i, column: rect.column, rows: 1, columns: rect.columns))
             screen.draw(line, row: rect.row + i, column: rect.column, width: rect.columns, theme: theme)
         }
     }

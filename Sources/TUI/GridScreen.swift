@@ -15,6 +15,7 @@ public final class GridScreen: Screen {
     /// Cells written since the grid was created or `resetWriteCount()` was called.
     public private(set) var cellsWritten = 0
 
+    /// A blank grid.
     public init(rows: Int, columns: Int) {
         size = Size(rows: rows, columns: columns)
         cells = Array(repeating: Array(repeating: Cell(character: " ", style: .plain, isContinuation: false), count: columns), count: rows)
@@ -54,8 +55,10 @@ public final class GridScreen: Screen {
         }
     }
 
+    /// Counts frames (nothing to flush).
     public func present() { presentCount += 1 }
     public func invalidate() {}
+    /// Restarts `cellsWritten`, e.g. before measuring one frame.
     public func resetWriteCount() { cellsWritten = 0 }
 
     /// Each row as a person would read it (a wide character once), full width.
@@ -70,12 +73,4 @@ public final class GridScreen: Screen {
 
     /// The style of the cell at a position.
     public func style(row: Int, column: Int) -> CellStyle { cells[row][column].style }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
-    }
 }

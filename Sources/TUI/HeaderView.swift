@@ -1,7 +1,9 @@
 /// The two header rows: name, state, model, voice, DEMO; then session age, goAway, tokens, latency, talk mode.
 public enum HeaderView {
+    /// Rows the header takes.
     public static let height = 2
 
+    /// The header rows for a width, each exactly `width` columns.
     public static func render(_ m: HeaderModel, width: Int) -> [StyledLine] {
         var top = StyledLine()
         top.append(" \(m.appName) ", .title)

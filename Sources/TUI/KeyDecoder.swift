@@ -24,14 +24,9 @@ public struct KeyDecoder: Sendable {
     /// Decodes newly read bytes.
     public mutating func feed(_ bytes: some Sequence<UInt8>, now: Double) -> [InputEvent] {
         buffer.append(contentsOf: bytes)
-        var out = decode(force: false)
-        if !buffer.isEmpty && pasteBytes == nil {
-            if pendingSince == nil { pendingSince = now }
-        } else {
-            pendingSince = nil
-        }
-        if buffer.isEmpty { pendingSince = nil }
-        out = out.compactMap { $0 }
+        let out = decode(force: false)
+        // The timeout runs from the latest byte, so a sequence split by a slow link still completes.
+        pendingSince = buffer.isEmpty || pasteBytes != nil ? nil : now
         return out
     }
 
@@ -172,6 +167,11 @@ public struct KeyDecoder: Sendable {
         case (nil, 0x75): return .consumed(len, kittyKey(fields: fields, params: params, mods: mods, kind: kind))
         case (nil, 0x7e):
             switch field(0) ?? 0 {
+            case 27:
+                // xterm modifyOtherKeys (also tmux extended-keys): CSI 27 ; mods ; code ~
+                guard let code = field(2), let scalar = Unicode.Scalar(code) else { return .consumed(len, nil) }
+                let k: Key = code == 13 ? .enter : code == 9 ? .tab : code == 127 || code == 8 ? .backspace : code == 27 ? .escape : .character(Character(scalar))
+                return .consumed(len, .key(KeyEvent(k, mods, kind: kind)))
             case 200: return .pasteStart(len)
             case 201: return .consumed(len, nil)
             case 1, 7: return key(.home)
@@ -216,7 +216,14 @@ public struct KeyDecoder: Sendable {
         case 9: k = .tab
         case 127, 8: k = .backspace
         case 27: k = .escape
-        case 57344...63743: k = .other(code)  // kitty's private-use functional keys (keypad, media, modifiers)
+        case 57399...57408: k = .character(Character(Unicode.Scalar(UInt8(48 + code - 57399))))  // keypad digits
+        case 57409...57415, 57417...57426:
+            let keypad: [Int: Key] = [57409: .character("."), 57410: .character("/"), 57411: .character("*"), 57412: .character("-"),
+                                      57413: .character("+"), 57414: .enter, 57415: .character("="), 57417: .left, 57418: .right,
+                                      57419: .up, 57420: .down, 57421: .pageUp, 57422: .pageDown, 57423: .home, 57424: .end,
+                                      57425: .insert, 57426: .delete]
+            k = keypad[code] ?? .other(code)
+        case 57344...63743: k = .other(code)  // kitty's other private-use keys (media, bare modifiers)
         default:
             guard let scalar = Unicode.Scalar(code) else { return nil }
             var c = Character(scalar)
@@ -227,6 +234,8 @@ public struct KeyDecoder: Sendable {
                 c = Character(s); mods.remove(.shift)
             } else if mods.contains(.shift), c.isASCII {
                 if c.isLetter { c = Character(c.uppercased()); mods.remove(.shift) } else if let s = Self.shiftedUS[c] { c = s; mods.remove(.shift) }
+            } else if mods.contains(.shift), c.isLetter, String(c).uppercased().count == 1, let u = String(c).uppercased().first {
+                c = u; mods.remove(.shift)
             }
             k = .character(c)
         }

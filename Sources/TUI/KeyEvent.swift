@@ -9,27 +9,6 @@ public enum Key: Sendable, Hashable {
     case other(Int)
 }
 
-/// Modifier keys held with a key.
-public struct Modifiers: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let shift = Modifiers(rawValue: 1)
-    public static let alt = Modifiers(rawValue: 2)
-    public static let control = Modifiers(rawValue: 4)
-    public static let superKey = Modifiers(rawValue: 8)
-
-    /// From the xterm/kitty `1 + bits` encoding, ignoring Caps Lock and Num Lock.
-    init(encoded: Int) {
-        let bits = max(0, encoded - 1)
-        var m: Modifiers = []
-        if bits & 1 != 0 { m.insert(.shift) }
-        if bits & 2 != 0 { m.insert(.alt) }
-        if bits & 4 != 0 { m.insert(.control) }
-        if bits & (8 | 16 | 32) != 0 { m.insert(.superKey) }
-        self = m
-    }
-}
-
 /// Whether a key went down, repeats, or came up. Without the kitty protocol every key is a `.press`.
 public enum KeyEventKind: Sendable, Hashable { case press, `repeat`, release }
 
@@ -70,17 +49,4 @@ public struct KeyEvent: Sendable, Hashable, CustomStringConvertible {
         }
         return s
     }
-}
-
-/// What the terminal sent, decoded.
-public enum InputEvent: Sendable, Hashable {
-    case key(KeyEvent)
-    /// A bracketed paste, as one event.
-    case paste(String)
-    /// Reply to `CSI ? u`: the terminal speaks the kitty keyboard protocol; its current flags.
-    case kittyFlags(Int)
-    /// Reply to `CSI c` (primary device attributes).
-    case deviceAttributes
-    /// A focus change (`CSI I` / `CSI O`), if the terminal reports them.
-    case focus(Bool)
 }

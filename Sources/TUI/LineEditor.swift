@@ -5,7 +5,16 @@ public struct LineEditor: Sendable, Equatable {
     /// Cursor position in grapheme clusters (0 … text.count).
     public private(set) var cursor: Int
 
-    public init(text: String = "") { self.text = text; self.cursor = text.count }
+    /// Earlier messages, oldest first, for Up/Down (the App keeps them between uses of the input line).
+    public private(set) var history: [String]
+    /// Which history entry is shown (nil: the draft being typed).
+    private var historyIndex: Int?
+    private var draft = ""
+
+    /// An editor holding `text`, with the cursor at its end.
+    public init(text: String = "", history: [String] = []) {
+        self.text = text; self.cursor = text.count; self.history = history
+    }
 
     /// What a key did.
     public enum Action: Sendable, Equatable {
@@ -17,17 +26,37 @@ public struct LineEditor: Sendable, Equatable {
         case leave
     }
 
-    /// Applies a key: printable characters insert; Left/Right/Home/End/Ctrl-A/Ctrl-E move; Backspace, Delete,
-    /// Ctrl-D, Ctrl-K (kill to end), Ctrl-U (kill to start), Ctrl-W (kill word) delete; Enter submits; Esc leaves.
+    /// Applies a key: printable characters insert; Left/Right/Home/End/Ctrl-A/Ctrl-E move, Ctrl- or Alt-Left/Right
+    /// and Alt-B/F by words; Backspace, Delete, Ctrl-D, Ctrl-K (kill to end), Ctrl-U (kill to start), Ctrl-W and
+    /// Alt-Backspace (kill word back), Alt-D (kill word forward) delete; Up/Down (Ctrl-P/N) recall `history`;
+    /// Enter submits (and adds the text to `history`); Esc leaves.
     public mutating func handle(_ k: KeyEvent) -> Action {
         guard k.kind != .release else { return .none }
         let ctrl = k.modifiers.contains(.control)
+        let alt = k.modifiers.contains(.alt)
         switch (k.key, ctrl) {
         case (.enter, _):
             let t = text
-            text = ""; cursor = 0
+            if !t.isEmpty && history.last != t { history.append(t) }
+            text = ""; cursor = 0; historyIndex = nil; draft = ""
             return .submit(t)
+        case (.up, _), (.character("p"), true):
+            guard !history.isEmpty else { return .none }
+            if historyIndex == nil { draft = text }
+            let i = max(0, (historyIndex ?? history.count) - 1)
+            historyIndex = i
+            text = history[i]; cursor = text.count
+        case (.down, _), (.character("n"), true):
+            guard let i = historyIndex else { return .none }
+            if i + 1 < history.count { historyIndex = i + 1; text = history[i + 1] } else { historyIndex = nil; text = draft }
+            cursor = text.count
         case (.escape, _): return .leave
+        case (.left, _) where ctrl || alt, (.character("b"), _) where alt: cursor = wordStart(before: cursor)
+        case (.right, _) where ctrl || alt, (.character("f"), _) where alt: cursor = wordEnd(after: cursor)
+        case (.backspace, _) where alt:
+            let i = wordStart(before: cursor)
+            remove(from: i, to: cursor); cursor = i
+        case (.character("d"), false) where alt: remove(from: cursor, to: wordEnd(after: cursor))
         case (.left, _), (.character("b"), true): cursor = max(0, cursor - 1)
         case (.right, _), (.character("f"), true): cursor = min(text.count, cursor + 1)
         case (.home, _), (.character("a"), true): cursor = 0
@@ -41,10 +70,7 @@ public struct LineEditor: Sendable, Equatable {
         case (.character("k"), true): remove(from: cursor, to: text.count)
         case (.character("u"), true): remove(from: 0, to: cursor); cursor = 0
         case (.character("w"), true):
-            let chars = Array(text)
-            var i = cursor
-            while i > 0 && chars[i - 1] == " " { i -= 1 }
-            while i > 0 && chars[i - 1] != " " { i -= 1 }
+            let i = wordStart(before: cursor)
             remove(from: i, to: cursor); cursor = i
         case (.character(let c), false):
             guard !k.modifiers.contains(.alt) else { return .none }
@@ -64,33 +90,25 @@ public struct LineEditor: Sendable, Equatable {
         cursor = min(text.count, cursor + (text.count - before))
     }
 
+    private func wordStart(before c: Int) -> Int {
+        let chars = Array(text)
+        var i = c
+        while i > 0 && chars[i - 1] == " " { i -= 1 }
+        while i > 0 && chars[i - 1] != " " { i -= 1 }
+        return i
+    }
+
+    private func wordEnd(after c: Int) -> Int {
+        let chars = Array(text)
+        var i = c
+        while i < chars.count && chars[i] == " " { i += 1 }
+        while i < chars.count && chars[i] != " " { i += 1 }
+        return i
+    }
+
     private mutating func remove(from a: Int, to b: Int) {
         guard a < b else { return }
         let s = text.index(text.startIndex, offsetBy: a), e = text.index(text.startIndex, offsetBy: b)
         text.removeSubrange(s..<e)
-    }
-}
-
-/// The input line: a prompt and the editor's text, scrolled so the cursor stays visible.
-public enum InputLineView {
-    public static func render(_ e: LineEditor, width: Int, prompt: String = "› ") -> StyledLine {
-        let chars = Array(e.text)
-        let pw = DisplayWidth.of(prompt)
-        let avail = max(1, width - pw - 1)
-        // Show a window ending just after the cursor when it would run off the right edge.
-        var start = 0
-        var wBefore = chars[0..<e.cursor].reduce(0) { $0 + DisplayWidth.of($1) }
-        while wBefore >= avail && start < e.cursor { wBefore -= DisplayWidth.of(chars[start]); start += 1 }
-        var line = StyledLine(prompt, .title)
-        var used = pw
-        var i = start
-        while i < chars.count {
-            let w = DisplayWidth.of(chars[i])
-            if used + w > width { break }
-            line.append(String(chars[i]), i == e.cursor ? .inputCursor : .input)
-            used += w; i += 1
-        }
-        if e.cursor >= chars.count && used < width { line.append(" ", .inputCursor) }
-        return line.padded(to: width)
     }
 }

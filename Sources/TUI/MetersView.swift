@@ -1,7 +1,9 @@
 /// Two VU meter rows (mic, speaker) on a dBFS scale with peak hold, clip mark and talking indicator.
 public enum MetersView {
+    /// Rows the meters take.
     public static let height = 2
 
+    /// The mic and speaker rows, each exactly `width` columns.
     public static func render(_ m: MetersModel, width: Int) -> [StyledLine] {
         let infoW = min(28, max(10, width / 4))
         var micInfo = StyledLine()

@@ -7,6 +7,7 @@ public final class NcursesScreen: Screen {
     /// How many colours the backend uses.
     public enum ColorMode: Sendable, Equatable { case none, eight, sixteen, full }
 
+    /// The colours in use, from the terminal and `NO_COLOR`.
     public let colorMode: ColorMode
     private let window: UnsafeMutablePointer<WINDOW>
     private var pairs: [Int32: Int16] = [:]
@@ -76,7 +77,19 @@ public final class NcursesScreen: Screen {
     private func resolve(_ s: CellStyle) -> (attr_t, Int16) {
         var a = parley_a_normal()
         var attrs = s.attributes
+        var s = s
         if colorMode == .none, s.bg != .default, !attrs.contains(.reverse) { attrs.insert(.reverse) }
+        // A dark grey panel (status bar, menu) that 8 colours would turn into plain black: reverse video instead.
+        if colorMode == .eight, case .index(let b) = s.bg, !Palette.isNearBlack(b), Palette.nearest(b, within: 8) == 0,
+           !attrs.contains(.reverse) {
+            attrs.insert(.reverse)
+            s.bg = .default
+        }
+        // Likewise dark grey text would vanish: dim white instead.
+        if colorMode == .eight, case .index(let f) = s.fg, !Palette.isNearBlack(f), Palette.nearest(f, within: 8) == 0 {
+            s.fg = .index(7)
+            attrs.insert(.dim)
+        }
         if attrs.contains(.bold) { a |= parley_a_bold() }
         if attrs.contains(.dim) { a |= parley_a_dim() }
         if attrs.contains(.underline) { a |= parley_a_underline() }
@@ -106,4 +119,18 @@ public final class NcursesScreen: Screen {
             }
         }
     }
+}
+
+extension NcursesScreen {
+    /// A curses screen writing to `output` instead of the terminal, for measuring what a frame costs in bytes.
+    /// Uses `term`'s terminfo at the given size. Call `endOffscreen()` when done. Not for use with a `Terminal`.
+    static func offscreen(term: String, rows: Int, columns: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, noColor: Bool = false) -> NcursesScreen? {
+        Terminal.ensureUTF8Locale()
+        guard newterm(term, output, input) != nil else { return nil }
+        raw(); noecho(); nonl(); typeahead(-1); curs_set(0)
+        resizeterm(Int32(rows), Int32(columns))
+        return NcursesScreen(noColor: noColor)
+    }
+
+    static func endOffscreen() { endwin() }
 }

@@ -9,7 +9,7 @@ public enum OverlayView {
             var body = [StyledLine(c.question, .menu)]
             if let d = c.detail { body.append(StyledLine()); body += wrapBody(d, role: .title, screen: screen) }
             body.append(StyledLine())
-            var answer = StyledLine("  y", .menuCurrent); answer.append(" yes    ", .menu)
+            var answer = StyledLine("y", .menuCurrent); answer.append(" yes    ", .menu)
             answer.append("N", .menuCurrent); answer.append(" no (default)", .menu)
             body.append(answer)
             return box(title: c.title, body: body, screen: screen, footer: nil)
@@ -28,46 +28,46 @@ public enum OverlayView {
         for b in km.bindings where !seen.contains(b.command) {
             seen.insert(b.command)
             let keys = km.keys(for: b.command).map(\.description).joined(separator: " ")
-            var l = StyledLine(" " + keys.fitted(to: 14), .menuCurrent)
+            var l = StyledLine(keys.fitted(to: 14), .menuCurrent)
             l.append(b.command.summary, .menu)
             lines.append(l)
         }
         lines.append(StyledLine())
-        lines.append(StyledLine(" In the voice menu: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
-        lines.append(StyledLine(" In the input line: ←→ Home End, Ctrl-A/E/K/U/W, Enter send, Esc leave", .menu))
+        lines.append(StyledLine("Voice menu: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
+        lines.append(StyledLine("Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave", .menu))
         return lines
     }
 
     static func voiceMenu(_ m: VoiceMenu, screen: Size) -> (Rect, [StyledLine]) {
         let list = m.filtered
         let nameW = max(8, (m.voices.map { DisplayWidth.of($0.name) }.max() ?? 8))
-        var filterLine = StyledLine(" filter: ", .menu)
-        filterLine.append(m.filter.isEmpty ? "type to filter" : m.filter, m.filter.isEmpty ? .dim : .menuCurrent)
+        var filterLine = StyledLine("filter: ", .menu)
+        filterLine.append(m.filter.isEmpty ? "type to filter" : m.filter, m.filter.isEmpty ? .menuDim : .menuCurrent)
         let maxRows = max(1, screen.rows - 6)
         let visible = min(list.count, maxRows)
         var start = 0
         if m.selection >= visible { start = m.selection - visible + 1 }
         var body = [filterLine]
-        if list.isEmpty { body.append(StyledLine(" no voice matches", .dim)) }
+        if list.isEmpty { body.append(StyledLine("no voice matches", .menuDim)) }
         for (i, v) in list.enumerated().dropFirst(start).prefix(visible) {
             let mark = v.name == m.current ? "●" : " "
-            let text = " \(mark) " + v.name.fitted(to: nameW) + "  " + v.style + " "
+            let text = "\(mark) " + v.name.fitted(to: nameW) + "  " + v.style + " "
             if i == m.selection {
                 body.append(StyledLine(text, .menuSelected, fill: .menuSelected))
             } else {
-                var l = StyledLine(" \(mark) ", v.name == m.current ? .menuCurrent : .menu)
+                var l = StyledLine("\(mark) ", v.name == m.current ? .menuCurrent : .menu)
                 l.append(v.name.fitted(to: nameW), v.name == m.current ? .menuCurrent : .menu)
-                l.append("  " + v.style + " ", .dim)
+                l.append("  " + v.style + " ", .menuDim)
                 body.append(l)
             }
         }
         let footer = list.count > visible ? "\(start + 1)-\(start + visible) of \(list.count)" : "Enter choose · Esc close"
-        return box(title: "Voice (\(m.voices.count))", body: body, screen: screen, footer: footer, minWidth: nameW + 24)
+        return box(title: "Voice (\(m.voices.count))", body: body, screen: screen, footer: footer, minWidth: nameW + 20)
     }
 
     static func box(title: String, body: [StyledLine], screen: Size, footer: String?, minWidth: Int = 30) -> (Rect, [StyledLine]) {
-        let contentW = min(screen.columns - 4, max(minWidth, body.map(\.width).max() ?? 0, DisplayWidth.of(title) + 4, DisplayWidth.of(footer ?? "") + 4))
-        let w = max(4, contentW + 2)
+        let contentW = min(screen.columns - 6, max(minWidth, body.map(\.width).max() ?? 0, DisplayWidth.of(title) + 4, DisplayWidth.of(footer ?? "") + 4))
+        let w = max(4, contentW + 4)
         let bodyRows = min(body.count, max(0, screen.rows - 2))
         let h = bodyRows + 2
         let rect = Rect(row: max(0, (screen.rows - h) / 2), column: max(0, (screen.columns - w) / 2), rows: h, columns: w)
@@ -77,8 +77,11 @@ public enum OverlayView {
         top.append(String(repeating: "─", count: max(0, w - 1 - top.width)) + "┐", .border)
         var lines = [top]
         for l in body.prefix(bodyRows) {
+            let fill: Role = l.fill == .normal ? .menu : l.fill
             var row = StyledLine("│", .border)
-            row.runs += l.padded(to: contentW, role: l.fill == .normal ? .menu : l.fill).runs
+            row.append(" ", fill)
+            row.runs += l.padded(to: contentW, role: fill).runs
+            row.append(" ", fill)
             row.append("│", .border)
             lines.append(row)
         }

@@ -6,7 +6,7 @@ public enum Role: String, CaseIterable, Sendable, Hashable {
     case meterLabel, meterLow, meterMid, meterHot, meterPeak, meterClip, meterEmpty, talking
     case stateConnecting, stateLive, stateResuming, stateFailed, stateOffline
     case header, title, border, dim
-    case menu, menuSelected, menuCurrent, selection
+    case menu, menuSelected, menuCurrent, menuDim, selection
     case toolPending, toolRunning, toolOk, toolError, toolCancelled, toolDenied, toolName, toolArgs
     case input, inputCursor, statusBar, statusKey, banner, demoMarker
 }

@@ -1,24 +1,3 @@
-/// A size in terminal cells.
-public struct Size: Sendable, Hashable, CustomStringConvertible {
-    public var rows: Int
-    public var columns: Int
-    public init(rows: Int, columns: Int) { self.rows = rows; self.columns = columns }
-    public var description: String { "\(columns)×\(rows)" }
-}
-
-/// A rectangle of cells.
-public struct Rect: Sendable, Hashable {
-    public var row: Int, column: Int, rows: Int, columns: Int
-    public init(row: Int, column: Int, rows: Int, columns: Int) {
-        self.row = row; self.column = column; self.rows = max(0, rows); self.columns = max(0, columns)
-    }
-    public var size: Size { Size(rows: rows, columns: columns) }
-    public var isEmpty: Bool { rows == 0 || columns == 0 }
-    public func intersects(_ o: Rect) -> Bool {
-        !isEmpty && !o.isEmpty && row < o.row + o.rows && o.row < row + rows && column < o.column + o.columns && o.column < column + columns
-    }
-}
-
 /// Where frames are drawn. Views never touch a `Screen`; the `FrameRenderer` writes their lines here.
 /// Two backends: `NcursesScreen` (the terminal) and `GridScreen` (an in-memory cell grid for tests).
 public protocol Screen: AnyObject {
@@ -46,20 +25,5 @@ extension Screen {
             if DisplayWidth.of(text) < DisplayWidth.of(run.text) { break }
         }
         if col < limit { put(row: row, column: col, text: String(repeating: " ", count: limit - col), style: theme.style(line.fill)) }
-    }
-}
-
-extension String {
-    /// The longest prefix that fits in `columns`.
-    func fittedPrefix(columns: Int) -> String {
-        var used = 0
-        var end = startIndex
-        for i in indices {
-            let w = DisplayWidth.of(self[i])
-            if used + w > columns { return String(self[..<i]) }
-            used += w
-            end = index(after: i)
-        }
-        return String(self[..<end])
     }
 }

@@ -1,5 +1,6 @@
 /// The bottom row: a transient status message, then the most useful key hints from the key map.
 public enum StatusLineView {
+    /// The status row: `status` (if any), then as many (key, label) hints as fit.
     public static func render(status: String?, hints: [(String, String)], width: Int) -> StyledLine {
         var line = StyledLine(fill: .statusBar)
         if let s = status, !s.isEmpty {
@@ -22,7 +23,7 @@ public enum StatusLineView {
         switch s.overlay {
         case .voiceMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
         case .confirm?: return [("y", "yes"), ("N", "no")]
-        case .help?, .message?: return [("any key", "close")]
+        case .help?, .message?: return [("any key", "closes")]
         case nil: break
         }
         if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }
@@ -34,19 +35,5 @@ public enum StatusLineView {
         }
         return [(k(.pushToTalk), talk), (k(.voiceMenu), "voice"), (k(.toggleMicMode), "mode"), (k(.textInput), "type"),
                 (k(.toolLogFocus), "tools"), (k(.scrollPageUp), "scroll"), (k(.help), "help"), (k(.quit), "quit")]
-    }
-}
-
-/// Shown instead of the layout when the terminal is smaller than `FrameLayout.minimumSize`.
-public enum TooSmallView {
-    public static func render(size: Size) -> [StyledLine] {
-        let msg = ["terminal too small:", "need at least \(FrameLayout.minimumSize.columns)×\(FrameLayout.minimumSize.rows)", "now \(size.columns)×\(size.rows)"]
-        var lines = Array(repeating: StyledLine(), count: size.rows)
-        let top = max(0, (size.rows - msg.count) / 2)
-        for (i, m) in msg.enumerated() where top + i < size.rows {
-            let pad = max(0, (size.columns - DisplayWidth.of(m)) / 2)
-            lines[top + i] = StyledLine(String(repeating: " ", count: pad) + m, i == 0 ? .errorText : .normal).truncated(to: size.columns)
-        }
-        return lines
     }
 }

@@ -1,10 +1,3 @@
-/// A piece of text with a role.
-public struct StyledRun: Sendable, Hashable {
-    public var text: String
-    public var role: Role
-    public init(_ text: String, _ role: Role = .normal) { self.text = text; self.role = role }
-}
-
 /// One screen row as views produce it: styled runs, and a role for the columns the runs leave empty.
 public struct StyledLine: Sendable, Hashable {
     public var runs: [StyledRun]
@@ -50,32 +43,5 @@ public struct StyledLine: Sendable, Hashable {
         let w = out.width
         if w < width { out.append(String(repeating: " ", count: width - w), role ?? fill) }
         return out
-    }
-}
-
-extension String {
-    /// The string cut or padded with spaces to exactly `width` columns.
-    func fitted(to width: Int) -> String {
-        var out = "", used = 0
-        for ch in self {
-            let w = DisplayWidth.of(ch)
-            if used + w > width { break }
-            out.append(ch); used += w
-        }
-        if used < width { out += String(repeating: " ", count: width - used) }
-        return out
-    }
-
-    /// The string cut to `width` columns, with an ellipsis if it was cut.
-    func clipped(to width: Int) -> String {
-        guard width > 0 else { return "" }
-        if DisplayWidth.of(self) <= width { return self }
-        var out = "", used = 0
-        for ch in self {
-            let w = DisplayWidth.of(ch)
-            if used + w > width - 1 { break }
-            out.append(ch); used += w
-        }
-        return out + "…"
     }
 }

@@ -8,7 +8,23 @@ import Glibc
 /// sees them in `takeSignals()`) and on crashes (restore, then re-raise).
 ///
 /// Input is not read with curses: the App polls fd 0 and `signalFD`, then calls `readInput(now:)`.
-/// Main thread only.
+/// Main thread only. A main loop looks like this:
+///
+/// ```swift
+/// let terminal = try Terminal.start()
+/// defer { terminal.stop() }
+/// let renderer = FrameRenderer(screen: terminal.screen, theme: ThemeLoader.standard().load(name).theme)
+/// renderer.render(ui)
+/// while running {
+///     // timeout: the earliest of terminal.inputDeadline, ptt.deadline, the next meter frame; -1 when idle
+///     poll([stdin, terminal.signalFD, appWakeFD], timeout)
+///     let sig = terminal.takeSignals()
+///     if !sig.isDisjoint(with: [.interrupt, .terminate, .hangup]) { break }
+///     if sig.contains(.resize) { terminal.handleResize(); renderer.invalidate() }
+///     for event in terminal.readInput() + terminal.flushInput() { /* KeyMap, PushToTalk, editors… */ }
+///     renderer.render(ui, dirty: changedRegions)
+/// }
+/// ```
 public final class Terminal {
     /// Keyboard protocol detection state.
     public enum KeyboardProtocol: Sendable, Equatable {
@@ -48,8 +64,7 @@ public final class Terminal {
 
     private let options: Options
     private var decoder: KeyDecoder
-    private var detectionDeadline: Double?
-    private var sawKittyReply = false
+    private var detection: KittyDetection?
     private var kittyPushed = false
     private var stopped = false
     private let pipeWrite: Int32
@@ -109,8 +124,8 @@ public final class Terminal {
         var setup = ""
         if options.bracketedPaste { setup += "\u{1b}[?2004h" }
         if options.detectKitty {
-            setup += "\u{1b}[?u\u{1b}[c"
-            detectionDeadline = MonotonicClock.now() + options.detectionTimeout
+            setup += KittyDetection.query
+            detection = KittyDetection(sentAt: MonotonicClock.now(), timeout: options.detectionTimeout)
         }
         writeRaw(setup)
     }
@@ -122,6 +137,7 @@ public final class Terminal {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        drainDetectionReplies(timeout: 0.2)
         SignalState.uninstallAll()
         curs_set(1)
         endwin()
@@ -136,6 +152,33 @@ public final class Terminal {
         if signalFD >= 0 { close(signalFD) }
         if pipeWrite >= 0 { close(pipeWrite) }
         Self.isActive = false
+    }
+
+    /// Ctrl-Z for a raw-mode program: gives the terminal back, stops the process (as SIGTSTP would), and takes
+    /// the terminal over again when the shell resumes it (`fg`). Redraw everything afterwards
+    /// (`FrameRenderer.invalidate()` then `render`).
+    public func suspend() {
+        guard !stopped else { return }
+        var tail = ""
+        if kittyPushed { tail += "\u{1b}[<u" }
+        if options.bracketedPaste { tail += "\u{1b}[?2004l" }
+        curs_set(1)
+        endwin()
+        writeRaw(tail)
+        if SignalState.hasSavedTermios { tcsetattr(0, TCSANOW, SignalState.savedTermios) }
+        SignalState.active.store(0, ordering: .sequentiallyConsistent)
+        signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        // Resumed.
+        SignalState.active.store(1, ordering: .sequentiallyConsistent)
+        doupdate()
+        raw(); noecho(); nonl()
+        curs_set(0)
+        var head = ""
+        if options.bracketedPaste { head += "\u{1b}[?2004h" }
+        if kittyPushed { head += "\u{1b}[>\(options.kittyFlags)u" }
+        writeRaw(head)
+        handleResize()
     }
 
     /// Signals received since the last call (drains `signalFD`).
@@ -178,33 +221,44 @@ public final class Terminal {
 
     /// Resolves timeouts (a lone Esc, detection without reply); call at `inputDeadline`.
     public func flushInput(now: Double = MonotonicClock.now()) -> [InputEvent] {
-        if let d = detectionDeadline, now >= d, keyboardProtocol == .detecting {
-            keyboardProtocol = .legacy
-            detectionDeadline = nil
-        }
+        if let r = detection?.tick(now: now) { apply(r) }
         return decoder.flush(now: now)
     }
 
     /// The earliest time `flushInput` must run, or nil (use it in the poll timeout).
     public var inputDeadline: Double? {
-        [decoder.deadline, keyboardProtocol == .detecting ? detectionDeadline : nil].compactMap { $0 }.min()
+        [decoder.deadline, keyboardProtocol == .detecting ? detection?.deadline : nil].compactMap { $0 }.min()
     }
 
     private func observe(_ e: InputEvent) {
-        switch e {
-        case .kittyFlags:
-            sawKittyReply = true
-        case .deviceAttributes:
-            guard keyboardProtocol == .detecting else { return }
-            detectionDeadline = nil
-            if sawKittyReply {
-                writeRaw("\u{1b}[>\(options.kittyFlags)u")
-                kittyPushed = true
-                keyboardProtocol = .kitty
-            } else {
-                keyboardProtocol = .legacy
-            }
-        default: break
+        if let r = detection?.observe(e) { apply(r) }
+    }
+
+    private func apply(_ r: KittyDetection.Result) {
+        switch r {
+        case .supported:
+            writeRaw("\u{1b}[>\(options.kittyFlags)u")
+            kittyPushed = true
+            keyboardProtocol = .kitty
+        case .unsupported: keyboardProtocol = .legacy
+        case .pending: break
+        }
+    }
+
+    /// Quitting before the terminal answered the detection queries would leave the answers for the shell to
+    /// print: wait briefly for them and discard them.
+    private func drainDetectionReplies(timeout: Double) {
+        guard keyboardProtocol == .detecting else { return }
+        let end = MonotonicClock.now() + timeout
+        var buf = [UInt8](repeating: 0, count: 1024)
+        while keyboardProtocol == .detecting {
+            let left = end - MonotonicClock.now()
+            if left <= 0 { break }
+            var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { break }
+            let n = read(0, &buf, buf.count)
+            if n <= 0 { break }
+            for e in decoder.feed(buf[0..<n], now: MonotonicClock.now()) { observe(e) }
         }
     }
 

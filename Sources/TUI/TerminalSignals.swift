@@ -94,8 +94,11 @@ enum SignalState {
         for sig in crashSignals {
             install(sig, flags: Int32(SA_NODEFER) | Int32(bitPattern: UInt32(SA_RESETHAND))) { sig in
                 SignalState.emergencyRestore()
-                // Hand the signal to whoever had it before (e.g. the Swift runtime's backtracer), or the default.
+                // Hand the signal to whoever had it before (e.g. the Swift runtime's backtracer, which prints the
+                // crash report), then make sure the process dies of it even if that handler returned.
                 sigaction(sig, SignalState.oldActions + Int(sig), nil)
+                raise(sig)
+                signal(sig, SIG_DFL)
                 raise(sig)
             }
         }

@@ -37,6 +37,7 @@ dim               = { fg = 244 }
 menu              = { fg = 252, bg = 236 }
 menuSelected      = { fg = 16, bg = 81, attrs = ["bold"] }
 menuCurrent       = { fg = 220, bg = 236, attrs = ["bold"] }
+menuDim           = { fg = 245, bg = 236 }
 selection         = { fg = 16, bg = 110 }
 toolPending       = { fg = 244 }
 toolRunning       = { fg = 75, attrs = ["bold"] }

@@ -9,10 +9,5 @@ public struct Theme: Sendable, Equatable {
     public func style(_ role: Role) -> CellStyle { styles[role] ?? styles[.normal] ?? .plain }
 
     /// The built-in dark theme, identical to `themes/default.toml`, so parley works with no themes directory.
-    public static let `default`: Theme = {
-        switch ThemeParser.parse(text: Theme.defaultTOML, file: "<built-in default>", base: nil) {
-        case .success(let t): return t
-        case .failure: return Theme(name: "default", styles: [:])
-        }
-    }()
+    public static let `default` = Theme(name: "default", styles: Theme.defaultStyles)
 }

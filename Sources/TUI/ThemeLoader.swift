@@ -9,11 +9,17 @@ public struct ThemeLoader: Sendable {
 
     /// The usual search list: `$XDG_CONFIG_HOME/parley/themes` (or `~/.config/…`), then the bundled directory.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                executablePath: String = CommandLine.arguments.first ?? "") -> ThemeLoader {
+                                executablePath: String = ThemeLoader.currentExecutablePath()) -> ThemeLoader {
         var dirs: [String] = []
         if let x = environment["XDG_CONFIG_HOME"], !x.isEmpty { dirs.append(x + "/parley/themes") } else if let h = environment["HOME"] { dirs.append(h + "/.config/parley/themes") }
         if let b = bundledThemesDirectory(executablePath: executablePath) { dirs.append(b) }
         return ThemeLoader(searchDirectories: dirs)
+    }
+
+    /// The running executable's real path (`/proc/self/exe`), which argv[0] is not when run through `PATH`.
+    public static func currentExecutablePath() -> String {
+        if let p = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return p }
+        return Bundle.main.executablePath ?? CommandLine.arguments.first ?? ""
     }
 
     /// The bundled `themes/` directory: next to the executable, in `../share/parley/themes`, or in the package root
@@ -64,6 +70,8 @@ public struct ThemeLoader: Sendable {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             return .failure(.unreadable(file: path))
         }
+        // The shipped default needs no parsing (TOML parsing is the slowest part of start-up).
+        if text == Theme.defaultTOML + "\n" || text == Theme.defaultTOML { return .success(.default) }
         return ThemeParser.parse(text: text, file: path)
     }
 }

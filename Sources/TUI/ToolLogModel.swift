@@ -51,6 +51,13 @@ public struct ToolLogModel: Sendable, Equatable {
         self.calls = calls; self.selected = selected; self.expanded = expanded; self.focused = focused; self.collapsed = collapsed
     }
 
+    /// Gives the pane the keys (`t`): shows it if collapsed and selects the newest call if none is selected.
+    public mutating func focus() {
+        focused = true
+        collapsed = false
+        if selected == nil || !(calls.indices.contains(selected ?? -1)) { selected = calls.isEmpty ? nil : calls.count - 1 }
+    }
+
     /// Result of a key while the pane has focus.
     public enum Action: Sendable, Equatable { case none, handled, leave }
 

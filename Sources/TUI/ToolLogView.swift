@@ -55,6 +55,10 @@ public enum ToolLogView {
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
         line.append(dur.leftPadded(to: 6), .dim)
+        if selected {
+            // The whole row in the selection colour, like htop's cursor bar.
+            line = StyledLine(line.runs.map { StyledRun($0.text, .selection) }, fill: .selection)
+        }
         return line.truncated(to: w)
     }
 
@@ -70,12 +74,5 @@ public enum ToolLogView {
         if s < 1 { return "\(Int((s * 1000).rounded())) ms" }
         if s < 60 { return "\(Int(s * 10) / 10).\(Int(s * 10) % 10) s" }
         return "\(Int(s) / 60)m\(Int(s) % 60)s"
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        let w = DisplayWidth.of(self)
-        return w >= width ? self : String(repeating: " ", count: width - w) + self
     }
 }

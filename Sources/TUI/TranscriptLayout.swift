@@ -3,6 +3,7 @@
 public final class TranscriptLayout {
     private var cache: [Int: (entry: TranscriptEntry, width: Int, labelWidth: Int, rows: [StyledLine])] = [:]
 
+    /// An empty cache.
     public init() {}
 
     /// The label column width for a model.

@@ -32,6 +32,9 @@ public struct TranscriptModel: Sendable, Equatable {
     public var scroll: TranscriptScroll?
     public var userLabel: String
     public var modelLabel: String
+    /// The user's and the model's turns still streaming, if any.
+    public private(set) var openUserTurn: Int?
+    public private(set) var openModelTurn: Int?
 
     public init(userLabel: String = "you", modelLabel: String = "gemini") {
         self.userLabel = userLabel; self.modelLabel = modelLabel
@@ -49,6 +52,36 @@ public struct TranscriptModel: Sendable, Equatable {
     public mutating func update(_ id: Int, _ change: (inout TranscriptEntry) -> Void) {
         guard entries.indices.contains(id), entries[id].id == id else { return }
         change(&entries[id])
+    }
+
+    /// Appends streamed transcription to the speaker's open turn (styled as interim), opening one if needed.
+    /// Only `.user` and `.model` have turns; other speakers get a new entry.
+    @discardableResult
+    public mutating func stream(_ speaker: Speaker, _ text: String) -> Int {
+        switch speaker {
+        case .user:
+            if let id = openUserTurn { update(id) { $0.interim += text }; return id }
+            let id = append(.user, "", interim: text); openUserTurn = id; return id
+        case .model:
+            if let id = openModelTurn { update(id) { $0.interim += text }; return id }
+            let id = append(.model, "", interim: text); openModelTurn = id; return id
+        case .system, .error:
+            return append(speaker, text)
+        }
+    }
+
+    /// Ends the speaker's open turn: its interim text becomes finished text.
+    public mutating func finishTurn(_ speaker: Speaker) {
+        let id = speaker == .user ? openUserTurn : speaker == .model ? openModelTurn : nil
+        if let id { update(id) { $0.text += $0.interim; $0.interim = "" } }
+        if speaker == .user { openUserTurn = nil } else if speaker == .model { openModelTurn = nil }
+    }
+
+    /// The model was interrupted (barge-in): its open turn, or else its last turn, gets the mark and is finished.
+    public mutating func interruptModelTurn() {
+        guard let id = openModelTurn ?? entries.last(where: { $0.speaker == .model })?.id else { return }
+        update(id) { $0.text += $0.interim; $0.interim = ""; $0.interrupted = true }
+        openModelTurn = nil
     }
 
     /// The last entry of a speaker that is still streaming (has interim text), if any.

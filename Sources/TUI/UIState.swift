@@ -19,17 +19,3 @@ public struct UIState: Sendable, Equatable {
         self.input = input; self.overlay = overlay; self.banner = banner; self.status = status
     }
 }
-
-/// Screen regions that can be redrawn separately.
-public struct DirtyRegions: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let header = DirtyRegions(rawValue: 1)
-    public static let transcript = DirtyRegions(rawValue: 2)
-    public static let meters = DirtyRegions(rawValue: 4)
-    public static let toolLog = DirtyRegions(rawValue: 8)
-    public static let input = DirtyRegions(rawValue: 16)
-    public static let status = DirtyRegions(rawValue: 32)
-    public static let overlay = DirtyRegions(rawValue: 64)
-    public static let all = DirtyRegions(rawValue: 127)
-}

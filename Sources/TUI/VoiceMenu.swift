@@ -1,10 +1,3 @@
-/// A voice the menu offers: its name and style (the App passes the list; TUI ships none).
-public struct VoiceOption: Sendable, Equatable {
-    public var name: String
-    public var style: String
-    public init(name: String, style: String) { self.name = name; self.style = style }
-}
-
 /// The voice menu's state: the list, the current voice, a type-to-filter string and the selection.
 public struct VoiceMenu: Sendable, Equatable {
     public var voices: [VoiceOption]
@@ -67,37 +60,4 @@ public struct VoiceMenu: Sendable, Equatable {
         selection = f.firstIndex { $0.name == current } ?? 0
         if !filter.isEmpty { selection = 0 }
     }
-}
-
-/// A yes/no question, default no (e.g. "run shell command: <exact command>? y/N").
-public struct ConfirmModel: Sendable, Equatable {
-    public var title: String
-    public var question: String
-    /// Shown verbatim and in full (wrapped, never cut), e.g. the exact command.
-    public var detail: String?
-
-    public init(title: String = "Confirm", question: String, detail: String? = nil) {
-        self.title = title; self.question = question; self.detail = detail
-    }
-
-    public enum Action: Sendable, Equatable { case none, yes, no }
-
-    /// `y` answers yes; `n`, Esc, Enter (the default) and `q` answer no.
-    public func handle(_ k: KeyEvent) -> Action {
-        guard k.kind != .release else { return .none }
-        switch k.key {
-        case .character("y"), .character("Y"): return .yes
-        case .character("n"), .character("N"), .escape, .enter, .character("q"): return .no
-        default: return .none
-        }
-    }
-}
-
-/// A popup over the main screen.
-public enum Overlay: Sendable, Equatable {
-    case voiceMenu(VoiceMenu)
-    case help
-    case confirm(ConfirmModel)
-    /// A message box; any key closes it.
-    case message(title: String, text: String)
 }

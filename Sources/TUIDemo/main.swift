@@ -1,6 +1,8 @@
 // TUIDemo: every view of the TUI with canned state in the real terminal, for trying themes and for the tmux
 // smoke test. Keys as in parley: Space talk, v voice menu, ? help, Tab/i type, t tools, m mode, PgUp/PgDn/Home/End
-// scroll, q quit. `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still.
+// scroll, q quit. `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still. For tests:
+// `--pid-file PATH` writes the pid once the first frame is drawn, `--crash SIGNUM` raises a signal after the first
+// frame (the crash path must restore the terminal), `--timing` prints launch → first frame on exit.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +19,12 @@ let voices: [VoiceOption] = [
 ].map { VoiceOption(name: $0.0, style: $0.1) }
 
 let args = CommandLine.arguments
-let themeName = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
+let themeName: String = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
 let still = args.contains("--still")
+let pidFile: String? = args.firstIndex(of: "--pid-file").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+let crashSignal: Int32? = args.firstIndex(of: "--crash").flatMap { $0 + 1 < args.count ? Int32(args[$0 + 1]) : nil }
+let timing = args.contains("--timing")
+let mainStart = MonotonicClock.now()
 
 func cannedState() -> UIState {
     var s = UIState()
@@ -45,6 +51,50 @@ func cannedState() -> UIState {
     return s
 }
 
+/// `TUIDemo --bench`: full-frame render time of a 1,000-turn transcript on the grid backend (no terminal needed),
+/// so the number can be taken from a release build.
+func benchGrid() {
+    var s = cannedState()
+    s.transcript = TranscriptModel()
+    for i in 0..<1000 {
+        s.transcript.append(.user, "Question \(i): what about topic number \(i)? 日本語も少し。")
+        s.transcript.append(.model, "Answer \(i): " + String(repeating: "this is a fairly long reply that wraps over several lines ", count: 1 + i % 3))
+    }
+    let streaming = s.transcript.append(.model, "streaming", interim: "")
+    for (rows, cols) in [(24, 80), (40, 120)] {
+        let g = GridScreen(rows: rows, columns: cols)
+        let r = FrameRenderer(screen: g)
+        var t0 = MonotonicClock.now()
+        r.render(s)
+        let first = MonotonicClock.now() - t0
+        var full: [Double] = [], stream: [Double] = []
+        for i in 0..<500 {
+            s.transcript.update(streaming) { $0.interim = " word\(i)" }
+            t0 = MonotonicClock.now()
+            r.invalidate()
+            r.render(s, dirty: .all)
+            full.append(MonotonicClock.now() - t0)
+            s.transcript.update(streaming) { $0.interim += " more" }
+            t0 = MonotonicClock.now()
+            r.render(s, dirty: .transcript)
+            stream.append(MonotonicClock.now() - t0)
+        }
+        t0 = MonotonicClock.now()
+        r.scrollTranscript(.top, in: &s)
+        r.render(s, dirty: .transcript)
+        let top = MonotonicClock.now() - t0
+        r.scrollTranscript(.bottom, in: &s)
+        func stats(_ xs: [Double]) -> String {
+            let v = xs.sorted()
+            let mean = v.reduce(0, +) / Double(v.count)
+            let p99 = v[min(v.count - 1, v.count * 99 / 100)]
+            return "mean \(Int((mean * 1e6).rounded())) µs, p99 \(Int((p99 * 1e6).rounded())) µs (n=\(v.count))"
+        }
+        print("grid \(cols)x\(rows), 2001 entries: first frame \(Int((first * 1e6).rounded())) µs; full frame \(stats(full)); transcript-only frame \(stats(stream)); Home (wraps all) \(Int((top * 1e3).rounded())) ms")
+    }
+}
+if args.contains("--bench") { benchGrid(); exit(0) }
+
 let terminal: Terminal
 do {
     terminal = try Terminal.start()
@@ -62,7 +112,32 @@ var micPeak = PeakHold(), spkPeak = PeakHold()
 let start = MonotonicClock.now()
 var lastProtocol = terminal.keyboardProtocol
 var quit = false
+var inputHistory: [String] = []
 renderer.render(state)
+let firstFrame = MonotonicClock.now()
+if let pidFile {
+    let text = Array("\(getpid())\n".utf8)
+    let fd = pidFile.withCString { Glibc.open($0, O_WRONLY | O_CREAT | O_TRUNC, mode_t(0o644)) }
+    if fd >= 0 { _ = write(fd, text, text.count); Glibc.close(fd) }
+}
+if let crashSignal { raise(crashSignal) }
+
+/// Seconds since the process started (from /proc, 10 ms resolution), for the launch → first frame number.
+func processAge(at t: Double) -> Double? {
+    guard let f = fopen("/proc/self/stat", "r") else { return nil }
+    defer { fclose(f) }
+    var buf = [CChar](repeating: 0, count: 1024)
+    guard fgets(&buf, Int32(buf.count), f) != nil else { return nil }
+    let stat = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let paren = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: paren)...].split(separator: " ")
+    guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+    var boot = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &boot)
+    let bootNow = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - (MonotonicClock.now() - t)
+    return bootNow - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+let launchToFrame = processAge(at: firstFrame)
 
 @MainActor func updateMeters(_ now: Double) {
     let t = now - start
@@ -102,6 +177,7 @@ renderer.render(state)
     if var ed = state.input {
         switch ed.handle(e) {
         case .submit(let text):
+            inputHistory = ed.history
             state.input = nil
             if !text.isEmpty {
                 state.transcript.append(.user, text)
@@ -118,6 +194,13 @@ renderer.render(state)
         _ = state.toolLog.handle(e)
         return before == state.toolLog ? [] : .all
     }
+    if e == .ctrl("z") {
+        _ = ptt.cancel()
+        state.meters.talking = false
+        terminal.suspend()
+        renderer.invalidate()
+        return .all
+    }
     if e.isSpace && state.header.pushToTalk != .openMic {
         if let a = ptt.handle(e, now: now) { state.meters.talking = a == .startTalking; return .meters }
         return []
@@ -127,10 +210,9 @@ renderer.render(state)
     case .pushToTalk: return []
     case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
     case .help: state.overlay = .help; return [.overlay, .status]
-    case .textInput: state.input = LineEditor(); return .all
+    case .textInput: state.input = LineEditor(history: inputHistory); return .all
     case .toolLogFocus:
-        state.toolLog.focused = true
-        state.toolLog.selected = state.toolLog.selected ?? max(0, state.toolLog.calls.count - 1)
+        state.toolLog.focus()
         return .all
     case .toggleMicMode:
         if state.header.pushToTalk == .openMic {
@@ -200,3 +282,8 @@ while !quit {
     if !dirty.isEmpty { renderer.render(state, dirty: dirty) }
 }
 terminal.stop()
+if timing {
+    let launch = launchToFrame.map { String(Int(($0 * 1000).rounded())) } ?? "?"
+    let msg = Array("TUIDemo: main → first frame \(Int(((firstFrame - mainStart) * 1000).rounded())) ms; process start → first frame \(launch) ms (±10 ms)\n".utf8)
+    _ = write(2, msg, msg.count)
+}

@@ -1,3 +1,5 @@
+import Foundation
+import XCTest
 @testable import TUI
 
 enum Fixtures {
@@ -18,7 +20,7 @@ enum Fixtures {
         s.transcript.append(.user, "What's the weather like in Tokyo today?")
         s.transcript.append(.model, "It's sunny in Tokyo, around 21 degrees, with a light breeze from the bay.")
         s.transcript.append(.system, "voice changed to Kore")
-        s.transcript.append(.user, "東京の天気は？ 🌤 ありがとう")
+        s.transcript.append(.user, "東京の天気は？ 😀 ありがとう")
         s.transcript.append(.model, "Sure — here is the", interim: " forecast for tomorrow", interrupted: false)
         s.meters = MetersModel(mic: LevelReading(level: -12, peak: -6, clipped: false),
                                speaker: LevelReading(level: -30, peak: -20, clipped: true),
@@ -31,10 +33,34 @@ enum Fixtures {
         return s
     }
 
+    /// A conversation of `turns` user/model pairs with some CJK and long lines.
+    static func longTranscript(turns: Int) -> TranscriptModel {
+        var t = TranscriptModel()
+        for i in 0..<turns {
+            t.append(.user, "Question \(i): what about topic number \(i)? 日本語も少し。")
+            t.append(.model, "Answer \(i): " + String(repeating: "this is a fairly long reply that wraps over several lines ", count: 1 + i % 3))
+        }
+        return t
+    }
+
     static func render(_ s: UIState, rows: Int, columns: Int, theme: Theme = .default) -> (GridScreen, FrameRenderer) {
         let g = GridScreen(rows: rows, columns: columns)
         let r = FrameRenderer(screen: g, theme: theme)
         r.render(s)
         return (g, r)
     }
+}
+
+/// Compares a grid's text with the expected text line by line, with a readable failure.
+func assertScreen(_ g: GridScreen, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+    let got = g.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let want = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if got == want { return }
+    var msg = "screen differs:\n"
+    for i in 0..<max(got.count, want.count) {
+        let a = i < got.count ? got[i] : "<none>", b = i < want.count ? want[i] : "<none>"
+        if a != b { msg += "row \(i):\n  got:  |\(a)|\n  want: |\(b)|\n" }
+    }
+    msg += "full screen:\n" + g.text()
+    XCTFail(msg, file: file, line: line)
 }

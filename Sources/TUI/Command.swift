@@ -1,0 +1,26 @@
+/// What a key does on the main screen.
+public enum Command: String, Sendable, CaseIterable {
+    case pushToTalk, voiceMenu, toggleMicMode, textInput, toolLogFocus, help, quit, interruptOrQuit
+    case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export
+
+    /// One line for the help overlay.
+    public var summary: String {
+        switch self {
+        case .pushToTalk: return "talk: hold Space (or tap to start, tap again to stop)"
+        case .voiceMenu: return "choose a voice"
+        case .toggleMicMode: return "switch push-to-talk / open mic"
+        case .textInput: return "type a message (Enter sends, Esc leaves)"
+        case .toolLogFocus: return "focus the tool-call log (↑↓ select, Enter expand)"
+        case .help: return "this help"
+        case .quit: return "quit"
+        case .interruptOrQuit: return "interrupt the reply; quit when idle"
+        case .scrollPageUp: return "scroll the transcript up a page"
+        case .scrollPageDown: return "scroll the transcript down a page"
+        case .scrollTop: return "go to the start of the conversation"
+        case .scrollBottom: return "go to the newest line (follow)"
+        case .scrollLineUp: return "scroll up one line"
+        case .scrollLineDown: return "scroll down one line"
+        case .export: return "export the transcript as Markdown"
+        }
+    }
+}

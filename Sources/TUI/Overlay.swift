@@ -1,0 +1,8 @@
+/// A popup over the main screen.
+public enum Overlay: Sendable, Equatable {
+    case voiceMenu(VoiceMenu)
+    case help
+    case confirm(ConfirmModel)
+    /// A message box; any key closes it.
+    case message(title: String, text: String)
+}

@@ -1,0 +1,657 @@
+// Expected frames: reviewed by eye, regenerate with PARLEY_DUMP_FRAMES=DIR (see FrameSnapshotTests).
+enum ExpectedFrames {
+    static let all: [String: String] = [
+        "base_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help  q quit
+"""#,
+        "base_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help
+"""#,
+        "confirm_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                        ┌─ Confirm ────────────────────────────┐
+                                        │ Run shell command?                   │
+                                        │                                      │
+                                        │ rm -rf /tmp/parley-test && echo done │
+                                        │                                      │
+                                        │ y yes    N no (default)              │
+                                        └──────────────────────────────────────┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ y yes  N no
+"""#,
+        "confirm_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+                    ┌─ Confirm ────────────────────────────┐
+                    │ Run shell command?                   │
+                    │                                      │
+                    │ rm -rf /tmp/parley-test && echo done │
+                    │                                      │
+                    │ y yes    N no (default)              │
+                    └──────────────────────────────────────┘
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ y yes  N no
+"""#,
+        "failedOpenMic_120x40": #"""
+ parley  ● failed: 1008 policy violation  voice Puck  gemini-live-2.5-flash
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                                   open mic
+you     What's the weather like in Tokyo today?                                │─ tool calls (0) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ none yet
+        bay.                                                                   │
+      · voice changed to Kore                                                  │
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ voice changed to Kore │ Space (open mic)  v voice  m mode  Tab type  t tools  PgUp scroll  ? help  q quit
+"""#,
+        "failedOpenMic_80x24": #"""
+ parley  ● failed: 1008 policy violation  voice Puck  gemini-live-2.5-flash
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms           open mic
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+
+
+
+
+
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ voice changed to Kore │ Space (open mic)  v voice  m mode  Tab type  t tools
+"""#,
+        "help_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                       ┌─ Keys ────────────────────────────────────────────────────────────────┐
+                       │ Space         talk: hold Space (or tap to start, tap again to stop)   │
+                       │ v             choose a voice                                          │
+                       │ m             switch push-to-talk / open mic                          │
+                       │ Tab i         type a message (Enter sends, Esc leaves)                │
+                       │ t             focus the tool-call log (↑↓ select, Enter expand)       │
+                       │ ?             this help                                               │
+                       │ q             quit                                                    │
+                       │ Ctrl-C        interrupt the reply; quit when idle                     │
+                       │ PgUp          scroll the transcript up a page                         │
+                       │ PgDn          scroll the transcript down a page                       │
+                       │ Home          go to the start of the conversation                     │
+                       │ End           go to the newest line (follow)                          │
+                       │ Up            scroll up one line                                      │
+                       │ Down          scroll down one line                                    │
+                       │ e             export the transcript as Markdown                       │
+                       │                                                                       │
+                       │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
+                       │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
+                       └────────────────────────────────────────────────────── any key closes ─┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ any key closes
+"""#,
+        "help_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you┌─ Keys ────────────────────────────────────────────────────────────────┐
+gem│ Space         talk: hold Space (or tap to start, tap again to stop)   │
+   │ v             choose a voice                                          │
+   │ m             switch push-to-talk / open mic                          │
+you│ Tab i         type a message (Enter sends, Esc leaves)                │
+gem│ t             focus the tool-call log (↑↓ select, Enter expand)       │
+   │ ?             this help                                               │
+   │ q             quit                                                    │
+   │ Ctrl-C        interrupt the reply; quit when idle                     │
+   │ PgUp          scroll the transcript up a page                         │
+   │ PgDn          scroll the transcript down a page                       │
+   │ Home          go to the start of the conversation                     │
+   │ End           go to the newest line (follow)                          │
+   │ Up            scroll up one line                                      │
+   │ Down          scroll down one line                                    │
+─ t│ e             export the transcript as Markdown                       │────
+ ge│                                                                       │0 ms
+ ru│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
+ se│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │.5 s
+ mi└────────────────────────────────────────────────────── any key closes ─┘
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ any key closes
+"""#,
+        "interrupted_120x40": #"""
+ parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO
+ session 2:05  tokens 12,345  latency 420 ms                                                          PTT: hold (kitty)
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow [interrupted]
+      ! connection lost (1006): resuming
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      muted
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Space hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help  q quit
+"""#,
+        "interrupted_80x24": #"""
+ parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash             DEMO
+ session 2:05  tokens 12,345  latency 420 ms                  PTT: hold (kitty)
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow [interrupted]
+      ! connection lost (1006): resuming
+
+
+
+
+
+
+
+
+
+
+
+
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      muted
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Space hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help
+"""#,
+        "message_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                        ┌─ Theme ─────────────────────────────────────────────────────────────┐
+                        │ themes/bad.toml:7: role "userText": fg = "purplish" is not a colour │
+                        │ name, 0-255 or #rrggbb                                              │
+                        └──────────────────────────────────────────────────── any key closes ─┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ any key closes
+"""#,
+        "message_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+    ┌─ Theme ─────────────────────────────────────────────────────────────┐
+    │ themes/bad.toml:7: role "userText": fg = "purplish" is not a colour │
+    │ name, 0-255 or #rrggbb                                              │
+    └──────────────────────────────────────────────────── any key closes ─┘
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ any key closes
+"""#,
+        "minimum_40x12": #"""
+ parley  ● live  voice Puck  gem… DEMO
+ session 2:05             PTT: tap/hold
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for
+        tomorrow
+─ tool calls (3) ───────────────────────
+ run_shell {"cmd":"ls -… denied
+ search {"q":"tokyo eve… running   1.5 s
+ mic [||||||||| ] -12 dB      ● talking
+ spk [||||| |   ] -30 dB CLIP echo: hea…
+ Space tap/hold: talk  v voice  m mode
+"""#,
+        "tooSmall_39x11": #"""
+
+
+
+
+          terminal too small:
+          need at least 40×12
+               now 39×11
+
+
+
+
+"""#,
+        "tooSmall_80x11": #"""
+
+
+
+
+                              terminal too small:
+                              need at least 40×12
+                                   now 80×11
+
+
+
+
+"""#,
+        "toolsInputBanner_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+ no audio: PulseAudio is not running — text only
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ↑↓ Enter Esc ──────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │›get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │   args {"city":"Tokyo"}
+      · voice changed to Kore                                                  │ result {"temp":21}
+you     東京の天気は？ 😀 ありがとう                                           │ run_shell {"cmd":"ls -… denied
+gemini  Sure — here is the forecast for tomorrow                               │ search {"q":"tokyo eve… running   1.5 s
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+› hello 世界
+ Enter send  Esc leave  Ctrl-U clear  ←→ move
+"""#,
+        "toolsInputBanner_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+ no audio: PulseAudio is not running — text only
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+─ tool calls (3) ↑↓ Enter Esc ──────────────────────────────────────────────────
+›get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+   args {"city":"Tokyo"}
+ result {"temp":21}
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+
+
+
+
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+› hello 世界
+ Enter send  Esc leave  Ctrl-U clear  ←→ move
+"""#,
+        "voiceMenuFiltered_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                         ┌─ Voice (30) ──────────────────────┐ │
+                                         │ filter: al                        │ │
+                                         │   Algieba        Smooth           │ │
+                                         │   Algenib        Gravelly         │ │
+                                         │   Alnilam        Firm             │ │
+                                         │   Callirrhoe     Easy-going       │ │
+                                         │   Rasalgethi     Informative      │ │
+                                         │   Zubenelgenubi  Casual           │ │
+                                         │   Sadaltager     Knowledgeable    │ │
+                                         └──────── Enter choose · Esc close ─┘ │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+        "voiceMenuFiltered_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here i┌─ Voice (30) ──────────────────────┐
+                     │ filter: al                        │
+                     │   Algieba        Smooth           │
+                     │   Algenib        Gravelly         │
+                     │   Alnilam        Firm             │
+                     │   Callirrhoe     Easy-going       │
+                     │   Rasalgethi     Informative      │
+                     │   Zubenelgenubi  Casual           │
+                     │   Sadaltager     Knowledgeable    │
+                     └──────── Enter choose · Esc close ─┘
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+        "voiceMenu_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 de┌─ Voice (30) ──────────────────────┐ │ get_weather (wx) {"cit… ok       420 ms
+        bay.                             │ filter: type to filter            │ │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore            │   Zephyr         Bright           │ │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう     │ ● Puck           Upbeat           │ │
+gemini  Sure — here is the forecast for t│   Charon         Informative      │ │
+                                         │   Kore           Firm             │ │
+                                         │   Fenrir         Excitable        │ │
+                                         │   Leda           Youthful         │ │
+                                         │   Orus           Firm             │ │
+                                         │   Aoede          Breezy           │ │
+                                         │   Callirrhoe     Easy-going       │ │
+                                         │   Autonoe        Bright           │ │
+                                         │   Enceladus      Breathy          │ │
+                                         │   Iapetus        Clear            │ │
+                                         │   Umbriel        Easy-going       │ │
+                                         │   Algieba        Smooth           │ │
+                                         │   Despina        Smooth           │ │
+                                         │   Erinome        Clear            │ │
+                                         │   Algenib        Gravelly         │ │
+                                         │   Rasalgethi     Informative      │ │
+                                         │   Laomedeia      Upbeat           │ │
+                                         │   Achernar       Soft             │ │
+                                         │   Alnilam        Firm             │ │
+                                         │   Schedar        Even             │ │
+                                         │   Gacrux         Mature           │ │
+                                         │   Pulcherrima    Forward          │ │
+                                         │   Achird         Friendly         │ │
+                                         │   Zubenelgenubi  Casual           │ │
+                                         │   Vindemiatrix   Gentle           │ │
+                                         │   Sadachbia      Lively           │ │
+                                         │   Sadaltager     Knowledgeable    │ │
+                                         │   Sulafat        Warm             │ │
+                                         └──────── Enter choose · Esc close ─┘ │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+        "voiceMenu_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway┌─ Voice (30) ──────────────────────┐ms      PTT: tap/hold
+you     What's the we│ filter: type to filter            │
+gemini  It's sunny in│   Zephyr         Bright           │ht breeze from the
+        bay.         │ ● Puck           Upbeat           │
+      · voice changed│   Charon         Informative      │
+you     東京の天気は │   Kore           Firm             │
+gemini  Sure — here i│   Fenrir         Excitable        │
+                     │   Leda           Youthful         │
+                     │   Orus           Firm             │
+                     │   Aoede          Breezy           │
+                     │   Callirrhoe     Easy-going       │
+                     │   Autonoe        Bright           │
+                     │   Enceladus      Breathy          │
+                     │   Iapetus        Clear            │
+                     │   Umbriel        Easy-going       │
+                     │   Algieba        Smooth           │
+─ tool calls (3) ────│   Despina        Smooth           │──────────────────────
+ get_weather (wx) {"c│   Erinome        Clear            │       ok       420 ms
+ run_shell {"cmd":"ls│   Algenib        Gravelly         │       denied
+ search {"q":"tokyo e│   Rasalgethi     Informative      │       running   1.5 s
+ mic [|||||||||||||||└────────────────────── 1-18 of 30 ─┘  ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+    ]
+}

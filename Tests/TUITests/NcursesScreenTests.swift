@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+@testable import TUI
+
+/// The ncurses backend writing to a file through `newterm`, to check what reaches a terminal.
+final class NcursesScreenTests: XCTestCase {
+    func frameBytes(term: String, noColor: Bool, _ body: (NcursesScreen) -> Void) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-nc-\(getpid())-\(UUID().uuidString)").path
+        guard let out = fopen(path, "w+"), let input = fopen("/dev/null", "r") else { throw XCTSkip("cannot open temp files") }
+        defer { fclose(out); fclose(input); unlink(path) }
+        guard let screen = NcursesScreen.offscreen(term: term, rows: 24, columns: 80, output: out, input: input, noColor: noColor) else {
+            throw XCTSkip("no terminfo for \(term)")
+        }
+        body(screen)
+        NcursesScreen.endOffscreen()
+        fflush(out)
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    func testColoursWideCharactersAndNoColor() throws {
+        let state = Fixtures.state()
+        let colour = try frameBytes(term: "xterm-256color", noColor: false) { s in
+            XCTAssertEqual(s.colorMode, .full)
+            XCTAssertEqual(s.size, Size(rows: 24, columns: 80))
+            FrameRenderer(screen: s).render(state)
+        }
+        XCTAssertTrue(colour.contains("\u{1b}[38;5;117m") || colour.contains("38;5;117"), "256-colour foreground for user text")
+        XCTAssertTrue(colour.contains("東京の天気は？"), "wide characters written as UTF-8")
+        XCTAssertTrue(colour.contains("😀"))
+
+        let plain = try frameBytes(term: "xterm-256color", noColor: true) { s in
+            XCTAssertEqual(s.colorMode, .none)
+            FrameRenderer(screen: s).render(state)
+        }
+        XCTAssertFalse(plain.contains("38;5;"), "NO_COLOR: no colour sequences")
+        XCTAssertFalse(plain.contains("48;5;"))
+        XCTAssertTrue(plain.contains("\u{1b}[7m") || plain.contains(";7m"), "roles with a background fall back to reverse video")
+    }
+
+    func testEightColourTerminalGetsNearestColours() throws {
+        let state = Fixtures.state()
+        let out = try frameBytes(term: "xterm", noColor: false) { s in
+            XCTAssertEqual(s.colorMode, .eight)
+            FrameRenderer(screen: s).render(state)
+        }
+        XCTAssertFalse(out.contains("38;5;"), "no 256-colour sequences on an 8-colour terminal")
+        XCTAssertTrue(out.contains("\u{1b}[3"), "8-colour foregrounds")
+        XCTAssertTrue(out.contains("\u{1b}[7m") || out.contains(";7m") || out.contains("\u{1b}[7;"), "grey panels become reverse video")
+    }
+
+    func testStartNeedsATerminal() {
+        guard isatty(0) == 0 || isatty(1) == 0 else { return }
+        XCTAssertThrowsError(try Terminal.start()) { e in
+            XCTAssertEqual(e as? TerminalError, .notATerminal)
+            XCTAssertTrue((e as? TerminalError)?.hint.contains("parley ask") ?? false)
+        }
+    }
+}

@@ -1,6 +1,0 @@
-import XCTest
-@testable import TUI
-
-final class TUISmokeTests: XCTestCase {
-    func testModuleLinks() { XCTAssertTrue(true) }
-}
