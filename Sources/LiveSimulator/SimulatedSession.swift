@@ -104,8 +104,6 @@ struct SimulatedSession {
         vad = EnergyVAD(sampleRate: 16_000, threshold: options.vadThreshold, silence: options.defaultSilenceDuration)
     }
 
-    var isClosed: Bool { phase == .closed }
-
     // MARK: - Inputs
 
     /// One client frame (text or binary, already unmasked and reassembled).
@@ -312,7 +310,11 @@ struct SimulatedSession {
             guard var pending = pendingTools, pending.calls.contains(where: { $0.id == r.id }),
                 pending.responses[r.id] == nil
             else {
-                directory.record { $0.unknownToolResponseIDs.append(r.id) }
+                let late = cancelledCalls.contains(r.id)
+                directory.record {
+                    $0.unknownToolResponseIDs.append(r.id)
+                    if late { $0.responsesToCancelledCalls.append(r.id) }
+                }
                 continue
             }
             pending.responses[r.id] = r.response
