@@ -148,4 +148,17 @@ final class SimulatedSessionTests: XCTestCase {
             XCTAssertEqual(d.closed, CloseReason(code: 1007, reason: "Request contains an invalid argument."))
         }
     }
+
+    func testAudioTurnIsTranscribedWhileTheUserTalks() throws {
+        var d = SessionDriver(SimulatorOptions(replyDelay: .zero, audioTranscripts: ["one two three four five six"]))
+        try d.receive(.setup(makeSetup(automatic: false)))
+        try d.receive(.realtimeInput(.activityStart))
+        for _ in 0..<50 { try d.receive(.realtimeInput(.micAudio(pcm16k(milliseconds: 20)))) }
+        let during = d.sent.compactMap { $0.message.serverContent?.inputTranscription?.text }.joined()
+        XCTAssertEqual(during, "one two three", "a word per 300 ms of speech")
+        try d.receive(.realtimeInput(.activityEnd))
+        let all = d.sent.map(\.message)
+        XCTAssertEqual(all.inputTranscript, "one two three four five six")
+        XCTAssertEqual(all.last { $0.serverContent?.inputTranscription != nil }?.serverContent?.inputTranscription?.finished, true)
+    }
 }
