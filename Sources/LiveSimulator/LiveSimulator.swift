@@ -94,6 +94,12 @@ public final class LiveSimulator: Sendable {
         try await channel?.close()
     }
 
+    /// Returns once the simulator has stopped (for `parley simulate`, which serves until it is interrupted).
+    public func waitUntilStopped() async throws {
+        guard let channel = server.withLock({ $0.channel }) else { return }
+        try await channel.closeFuture.get()
+    }
+
     /// A snapshot of what the simulator has seen and sent.
     public func stats() -> SimulatorStats { store.stats }
 

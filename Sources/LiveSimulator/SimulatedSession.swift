@@ -95,6 +95,11 @@ struct SimulatedSession {
     /// Manual mode: inside `activityStart` … `activityEnd`. Auto mode: the VAD hears speech.
     private var userSpeaking = false
     private var turnAudioBytes = 0
+    /// The scripted transcript of the audio turn in progress, and how many of its words were already sent
+    /// (the real service transcribes while the user is still talking).
+    private var heard: (words: [String], sent: Int)?
+    /// One word of transcript per 300 ms of 16 kHz speech.
+    private static let bytesPerHeardWord = 9_600
 
     init(options: SimulatorOptions, directory: any SessionDirectory, keyAccepted: Bool, connection: Int) {
         self.options = options
@@ -103,8 +108,6 @@ struct SimulatedSession {
         self.connection = connection
         vad = EnergyVAD(sampleRate: 16_000, threshold: options.vadThreshold, silence: options.defaultSilenceDuration)
     }
-
-    var isClosed: Bool { phase == .closed }
 
     // MARK: - Inputs
 
@@ -245,6 +248,7 @@ struct SimulatedSession {
             guard !userSpeaking else { return [] }
             userSpeaking = true
             turnAudioBytes = 0
+            heard = nil
             return config.interruptOnActivity ? interruptForNewInput() : []
         case .activityEnd:
             guard !config.automaticActivity else { return close(.invalidArgument) }
@@ -263,8 +267,9 @@ struct SimulatedSession {
         directory.record { $0.audioBytesReceived += count }
         if let id = conversation?.sessionID { directory.recordSession(id) { $0.audioBytesReceived += count } }
         guard config.automaticActivity else {
-            if userSpeaking { turnAudioBytes += count }
-            return []
+            guard userSpeaking else { return [] }
+            turnAudioBytes += count
+            return hearAudio()
         }
         if let rate = blob.sampleRate, rate != vad.sampleRate, rate >= 1000 { vad = makeVAD(sampleRate: rate) }
         if userSpeaking { turnAudioBytes += count }
@@ -274,23 +279,45 @@ struct SimulatedSession {
             case .speechStarted:
                 userSpeaking = true
                 turnAudioBytes = count
+                heard = nil
                 if config.interruptOnActivity { actions += interruptForNewInput() }
             case .speechEnded:
                 actions += endAudioTurn(now: now)
             }
         }
-        return actions
+        return actions + hearAudio()
+    }
+
+    /// Streams the transcript of the audio turn in progress, a word per 300 ms of speech, keeping the last word
+    /// for the end of the turn.
+    private mutating func hearAudio() -> [Action] {
+        guard userSpeaking, turnAudioBytes > 0 else { return [] }
+        var h = heard ?? (words: nextTranscript().split(separator: " ").map(String.init), sent: 0)
+        defer { heard = h }
+        guard config.transcribeInput else { return [] }
+        let due = min(h.words.count - 1, turnAudioBytes / Self.bytesPerHeardWord)
+        guard due > h.sent else { return [] }
+        let piece = (h.sent > 0 ? " " : "") + h.words[h.sent..<due].joined(separator: " ")
+        h.sent = due
+        return [.send(Self.content(ServerContent(inputTranscription: Transcription(text: piece))))]
+    }
+
+    private mutating func nextTranscript() -> String {
+        let scripts = options.audioTranscripts.isEmpty ? ["Hello, can you hear me?"] : options.audioTranscripts
+        guard var c = conversation else { return scripts[0] }
+        let text = scripts[c.nextTranscript % scripts.count]
+        c.nextTranscript += 1
+        conversation = c
+        return text
     }
 
     private mutating func endAudioTurn(now: Duration) -> [Action] {
         userSpeaking = false
-        guard turnAudioBytes > 0, var c = conversation else { return [] }
-        let scripts = options.audioTranscripts.isEmpty ? ["Hello, can you hear me?"] : options.audioTranscripts
-        let heard = scripts[c.nextTranscript % scripts.count]
-        c.nextTranscript += 1
-        conversation = c
+        let h = heard ?? (turnAudioBytes > 0 ? (words: nextTranscript().split(separator: " ").map(String.init), sent: 0) : nil)
+        heard = nil
         turnAudioBytes = 0
-        return respond(to: heard, now: now)
+        guard let h else { return [] }
+        return respond(to: h.words.joined(separator: " "), transcribedWords: h.sent, now: now)
     }
 
     // MARK: - Client content and tool responses
@@ -312,7 +339,11 @@ struct SimulatedSession {
             guard var pending = pendingTools, pending.calls.contains(where: { $0.id == r.id }),
                 pending.responses[r.id] == nil
             else {
-                directory.record { $0.unknownToolResponseIDs.append(r.id) }
+                let late = cancelledCalls.contains(r.id)
+                directory.record {
+                    $0.unknownToolResponseIDs.append(r.id)
+                    if late { $0.responsesToCancelledCalls.append(r.id) }
+                }
                 continue
             }
             pending.responses[r.id] = r.response
@@ -330,7 +361,7 @@ struct SimulatedSession {
     // MARK: - Turns
 
     /// A user turn ended: transcribe it, then answer after `replyDelay`.
-    private mutating func respond(to userText: String, now: Duration) -> [Action] {
+    private mutating func respond(to userText: String, transcribedWords: Int = 0, now: Duration) -> [Action] {
         var actions = interruptForNewInput()
         guard var c = conversation else { return actions }
         c.turns += 1
@@ -339,7 +370,8 @@ struct SimulatedSession {
         let turn = c.turns
         directory.record { $0.userTurns.append(userText) }
         if config.transcribeInput {
-            for piece in Self.pieces(of: userText, wordsPerPiece: 3) {
+            let rest = userText.split(separator: " ").dropFirst(transcribedWords).map(String.init)
+            for piece in Self.pieces(of: rest, wordsPerPiece: 3, continuing: transcribedWords > 0) {
                 actions.append(.send(Self.content(ServerContent(inputTranscription: Transcription(text: piece)))))
             }
             actions.append(.send(Self.content(ServerContent(inputTranscription: Transcription(finished: true)))))
@@ -535,12 +567,11 @@ struct SimulatedSession {
 
     private static func content(_ c: ServerContent) -> ServerMessage { ServerMessage(serverContent: c) }
 
-    static func pieces(of text: String, wordsPerPiece: Int) -> [String] {
-        let words = text.split(separator: " ")
-        guard !words.isEmpty else { return [] }
-        return stride(from: 0, to: words.count, by: wordsPerPiece).map { i in
+    /// Groups words into transcription pieces; every piece but a first one starts with a space.
+    static func pieces(of words: [String], wordsPerPiece: Int, continuing: Bool) -> [String] {
+        stride(from: 0, to: words.count, by: wordsPerPiece).map { i in
             let piece = words[i..<min(words.count, i + wordsPerPiece)].joined(separator: " ")
-            return i == 0 ? piece : " " + piece
+            return i == 0 && !continuing ? piece : " " + piece
         }
     }
 

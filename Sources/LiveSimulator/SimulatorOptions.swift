@@ -54,6 +54,7 @@ public struct SimulatorOptions: Sendable {
         case everyConnection
     }
 
+    /// Options for a simulator; the defaults describe a healthy service with no faults and no key check.
     public init(
         apiKey: String? = nil,
         goAwayAfter: Duration? = nil,

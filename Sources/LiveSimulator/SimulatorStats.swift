@@ -28,6 +28,8 @@ public struct SimulatorStats: Sendable, Equatable {
     public var toolResponsesReceived: [String] = []
     /// Ids of responses that matched no pending call (unknown, already answered, or cancelled).
     public var unknownToolResponseIDs: [String] = []
+    /// Ids of responses to calls the simulator had cancelled (a client should send none).
+    public var responsesToCancelledCalls: [String] = []
     /// Ids sent in `toolCallCancellation`.
     public var toolCallsCancelled: [String] = []
     /// `goAway` messages sent.
@@ -44,6 +46,7 @@ public struct SimulatorStats: Sendable, Equatable {
     /// The last close frame the simulator sent.
     public var lastCloseSent: CloseReason? { closesSent.last }
 
+    /// Empty stats.
     public init() {}
 
     /// The session with this id.
@@ -56,6 +59,7 @@ public struct SetupRecord: Sendable, Equatable {
     public var connection: Int
     /// The session it belongs to (the same id for a resumed session).
     public var sessionID: Int
+    /// The model, as `models/<id>`.
     public var model: String
     /// The voice named in the speech config, if any.
     public var voiceName: String?

@@ -75,7 +75,9 @@ final class SimulatorStore: SessionDirectory {
             // Unguessable enough for a simulator, and never reused.
             let handle = "\(Self.handlePrefix)\(conversation.sessionID)-\(s.nextHandle)-\(UInt64.random(in: 1..<UInt64.max))"
             s.nextHandle += 1
-            s.handles[handle] = (conversation, .now)
+            let now = ContinuousClock.now
+            s.handles = s.handles.filter { $0.value.issued.duration(to: now) < Self.handleLifetime }
+            s.handles[handle] = (conversation, now)
             return handle
         }
     }

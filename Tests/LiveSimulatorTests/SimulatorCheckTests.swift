@@ -143,4 +143,24 @@ final class SimulatorCheckTests: SimulatorTestCase {
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 426)
         XCTAssertFalse(data.isEmpty)
     }
+
+    func testLargeFramesAreAccepted() async throws {
+        let (sim, client) = try await connected(setup: makeSetup(automatic: false))
+        let big = Data(count: 3 << 20)  // 3 MiB of silence: a 4 MiB frame once base64-encoded
+        try client.send(.realtimeInput(.micAudio(big)))
+        _ = try await waitForStats(sim, "the large frame") { $0.audioBytesReceived == big.count }
+    }
+
+    func testGarbageFramesCloseTheConnectionButNotTheServer() async throws {
+        let sim = try await startSimulator()
+        var generator = SystemRandomNumberGenerator()
+        for n in [0, 1, 17, 4000] {
+            let client = SimTestClient(url: sim.url)
+            let junk = String((0..<n).map { _ in Character(UnicodeScalar(UInt8.random(in: 32...126, using: &generator))) })
+            client.sendRaw(junk)
+            try await assertClosed(client, code: 1007, reason: Self.invalidArgument)
+        }
+        let client = SimTestClient(url: sim.url)
+        try await client.setUp(makeSetup())
+    }
 }

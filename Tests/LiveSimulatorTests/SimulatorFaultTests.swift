@@ -71,7 +71,10 @@ final class SimulatorFaultTests: SimulatorTestCase {
         try await sim.start()
         let client = SimTestClient(url: sim.url)
         try await client.setUp(makeSetup())
+        let waiter = Task { try await sim.waitUntilStopped() }
         try await sim.stop()
         _ = try await client.closeFrame()
+        try await waiter.value
+        XCTAssertNil(sim.port)
     }
 }

@@ -56,6 +56,7 @@ final class SimulatorToolTests: SimulatorTestCase {
         XCTAssertEqual(next.inputTranscript, "Hello, can you hear me?")
         XCTAssertFalse(next.outputTranscript.contains("too late"))
         XCTAssertEqual(sim.stats().unknownToolResponseIDs, [call.id])
+        XCTAssertEqual(sim.stats().responsesToCancelledCalls, [call.id])
     }
 
     func testActivityStartDuringTheWaitCancelsTheCall() async throws {
@@ -88,6 +89,7 @@ final class SimulatorToolTests: SimulatorTestCase {
                        "read_file failed: permission denied. list_directory says a.txt b.txt. That's turn 1 of our chat.")
         let stats = sim.stats()
         XCTAssertEqual(stats.unknownToolResponseIDs, ["no-such-call"])
+        XCTAssertEqual(stats.responsesToCancelledCalls, [])
         XCTAssertEqual(stats.toolResponsesReceived, ["no-such-call", calls[1].id, calls[0].id])
     }
 

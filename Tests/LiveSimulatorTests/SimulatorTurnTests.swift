@@ -5,6 +5,9 @@ import XCTest
 
 /// Turns: text, audio (manual and automatic detection), barge-in, voices, resumption.
 final class SimulatorTurnTests: SimulatorTestCase {
+    /// No waiting for real-time playback, for tests that are not about timing.
+    let fast = SimulatorOptions(replyDelay: .zero, turnCompleteAfterPlayback: false)
+
     func testTextTurn() async throws {
         let (sim, client) = try await connected()
         try client.send(.clientContent(.userText("Tell me about the weather in Lisbon")))
@@ -78,7 +81,7 @@ final class SimulatorTurnTests: SimulatorTestCase {
     }
 
     func testManualAudioTurn() async throws {
-        let (sim, client) = try await connected(setup: makeSetup(automatic: false))
+        let (sim, client) = try await connected(fast, setup: makeSetup(automatic: false))
         try client.send(.realtimeInput(.activityStart))
         try sendAudio(client, milliseconds: 1000)
         try client.send(.realtimeInput(.activityEnd))
@@ -105,7 +108,7 @@ final class SimulatorTurnTests: SimulatorTestCase {
     }
 
     func testAutomaticDetectionEndsTheTurnAfterSilence() async throws {
-        let (sim, client) = try await connected(setup: makeSetup(automatic: true))
+        let (sim, client) = try await connected(fast, setup: makeSetup(automatic: true))
         try sendAudio(client, milliseconds: 400, amplitude: 0)
         try sendAudio(client, milliseconds: 600)
         try sendAudio(client, milliseconds: 700, amplitude: 0)
@@ -115,7 +118,7 @@ final class SimulatorTurnTests: SimulatorTestCase {
     }
 
     func testAudioStreamEndEndsTheTurn() async throws {
-        let (_, client) = try await connected(setup: makeSetup(automatic: true))
+        let (_, client) = try await connected(fast, setup: makeSetup(automatic: true))
         try sendAudio(client, milliseconds: 300)
         try client.send(.realtimeInput(.audioStreamEnd))
         let seen = try await client.collect(until: "turnComplete") { $0.isTurnComplete }
