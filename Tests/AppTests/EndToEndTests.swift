@@ -140,8 +140,8 @@ final class EndToEndTests: XCTestCase {
         try tmux.type("q")
         try tmux.wait(for: "EXITED:0")
         XCTAssertFalse(try tmux.alternateScreen())
-        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo", enter: true)
-        try tmux.wait(for: "echo icanon")
+        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | sort | tr '\\n' ' '; echo", enter: true)
+        try tmux.wait(for: "echo icanon", "the tty is back in cooked mode with echo")
 
         // The session was saved as it went.
         let sessions = (try? FileManager.default.contentsOfDirectory(atPath: home + "/data/parley")) ?? []

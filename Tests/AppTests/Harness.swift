@@ -117,8 +117,8 @@ final class Tmux {
     }
 
     @discardableResult
-    func wait(timeout: Double = 20, for text: String) throws -> String {
-        try wait(timeout: timeout, for: "\"\(text)\"") { $0.contains(text) }
+    func wait(timeout: Double = 20, for text: String, _ why: String? = nil) throws -> String {
+        try wait(timeout: timeout, for: why ?? "\"\(text)\"") { $0.contains(text) }
     }
 }
 
