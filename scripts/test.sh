@@ -8,6 +8,10 @@ scripts/install-deps.sh --test
 work=$(mktemp -d /tmp/parley-test.XXXXXX)
 cleanup() {
     scripts/pulse-daemon.sh stop "$work/pulse" >/dev/null 2>&1 || true
+    # The end-to-end tests kill their own tmux servers; this catches any a crashed test left behind.
+    for sock in /tmp/tmux-"$(id -u)"/parley-test-*; do
+        [[ -S "$sock" ]] && tmux -L "$(basename "$sock")" kill-server 2>/dev/null
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -20,4 +24,16 @@ echo "test: PulseAudio at $PARLEY_TEST_PULSE_SERVER"
 swift build --build-tests 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
 export PARLEY_BIN_DIR
 PARLEY_BIN_DIR=$(swift build --show-bin-path)
-swift test --skip-build "$@"
+# Every test is XCTest; the summary line below is what CI reads.
+set +e
+swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$work/test.log"
+status=${PIPESTATUS[0]}
+set -e
+summary=$(grep -E "^\s*Executed [0-9]+ tests?" "$work/test.log" | tail -n 1)
+executed=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
+failed=$(sed -E 's/.* ([0-9]+) failures?.*/\1/' <<<"$summary")
+skipped=$(grep -oE "[0-9]+ tests? skipped" <<<"$summary" | grep -oE "^[0-9]+" || echo 0)
+if [[ -n "$summary" ]]; then
+    echo "$(( executed - failed - skipped )) passed, $failed failed, $skipped skipped"
+fi
+exit "$status"

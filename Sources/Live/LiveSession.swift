@@ -59,6 +59,8 @@ public final class LiveSession: Sendable {
         var timerGeneration = 0
         var sentMessages = 0
         var closing = false
+        /// When the last planned hand-over closed the old connection, to time the gap.
+        var handoverStartedAt: Double?
     }
 
     /// - Parameter playback: receives reply audio and flushes directly on the receive path; when nil, audio
@@ -236,6 +238,10 @@ public final class LiveSession: Sendable {
                 if let c = core.connections[id] { write(.setup(setup), to: c, core: &core) }
             case .live(let id, let resumed):
                 events.append(.setupComplete(resumed: resumed))
+                if let start = core.handoverStartedAt {
+                    core.handoverStartedAt = nil
+                    logger.info("hand-over to a new connection took \(Int(((now - start) * 1000).rounded())) ms (resumed: \(resumed))")
+                }
                 guard let c = core.connections[id] else { break }
                 core.wireActivityOpen = false
                 var held = core.held
@@ -247,6 +253,7 @@ public final class LiveSession: Sendable {
                 core.carryActivity = false
                 for m in held { write(m, to: c, core: &core) }
             case .closeTransport(let id, let code, let reason):
+                if reason == "hand-over" { core.handoverStartedAt = now }
                 if core.machine.liveID == nil || core.machine.liveID == id { core.carryActivity = core.wireActivityOpen || core.carryActivity }
                 core.connections.removeValue(forKey: id)?.close(code: code, reason: reason)
             case .reconnecting(let attempt, let delay, let after):

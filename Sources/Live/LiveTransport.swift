@@ -24,6 +24,7 @@ public protocol LiveConnection: Sendable {
 }
 
 /// Opens connections to the Live service. The session uses one at a time.
+/// `onEvent` must never be called from inside `open` itself: the session opens connections under its lock.
 public protocol LiveTransport: Sendable {
     func open(
         url: String, headers: [(name: String, value: String)], onEvent: @escaping @Sendable (TransportEvent) -> Void

@@ -70,6 +70,7 @@ final class EndToEndTests: XCTestCase {
 
     func testNoPulseAudioRunsTextOnlyWithABanner() throws {
         let tmux = try Tmux(env: env(["PULSE_SERVER": "unix:/nonexistent/parley/native"]))
+        defer { tmux.close() }
         try tmux.type("\(shellQuoted(Binaries.parley)) --demo; echo EXITED:$?", enter: true)
         try tmux.wait(for: "no sound — text only")
         try tmux.wait(for: "no PulseAudio server")
@@ -90,6 +91,7 @@ final class EndToEndTests: XCTestCase {
         guard speak.status == 0 else { throw XCTSkip("espeak-ng is not installed") }
 
         let tmux = try Tmux(env: env(["PULSE_SERVER": audio.server]))
+        defer { tmux.close() }
         try tmux.type("\(shellQuoted(Binaries.parley)) --demo --mic parley_mic.monitor --speaker parley_null; echo EXITED:$?", enter: true)
         try tmux.wait(for: "live and DEMO in the header") { $0.contains("live") && $0.contains("DEMO") }
         XCTAssertTrue(try tmux.alternateScreen())
@@ -171,6 +173,7 @@ final class EndToEndTests: XCTestCase {
         }
 
         let tmux = try Tmux(env: env())
+        defer { tmux.close() }
         try tmux.type("\(shellQuoted(Binaries.parley)) --no-audio --endpoint ws://127.0.0.1:\(port); echo EXITED:$?", enter: true)
         try tmux.wait(for: "live")
         try tmux.keys("Tab")
@@ -189,6 +192,7 @@ final class EndToEndTests: XCTestCase {
 
     func testResizeRelaysOutAndTinyTerminalsGetAMessage() throws {
         let tmux = try Tmux(width: 80, height: 24, env: env(["PULSE_SERVER": "unix:/nonexistent/native"]))
+        defer { tmux.close() }
         try tmux.type("\(shellQuoted(Binaries.parley)) --demo --no-audio; echo EXITED:$?", enter: true)
         try tmux.wait(for: "DEMO")
         try tmux.resize(width: 30, height: 10)

@@ -75,7 +75,10 @@ final class Tmux {
         try shell(["tmux", "-L", socket, "resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
     }
 
-    deinit { _ = try? shell(["tmux", "-L", socket, "kill-server"]) }
+    deinit { close() }
+
+    /// Kills this tmux server (and what runs in it). Call it in a `defer`; deinit is the fallback.
+    func close() { _ = try? shell(["tmux", "-L", socket, "kill-server"]) }
 
     /// Types text literally, then Enter when asked.
     func type(_ text: String, enter: Bool = false) throws {

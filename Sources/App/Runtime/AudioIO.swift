@@ -40,6 +40,8 @@ final class AudioIO: Sendable {
             var mic = config.mic
             var speaker = config.speaker
             if config.echoCancel {
+                // A parley that was killed may have left its canceller loaded.
+                _ = try? EchoCanceller.unloadLeftovers()
                 do {
                     let canceller = try EchoCanceller(source: mic, sink: speaker)
                     mic = canceller.sourceName

@@ -111,6 +111,7 @@ final class InteractiveApp {
         var running: [String: Task<Void, Never>] = [:]
         session.start()
         renderer.render(state.ui, dirty: .all)
+        if let launched = Self.processAge() { logger.info("first frame drawn \(Int((launched * 1000).rounded())) ms after launch") }
         var drawn = state.ui
         var lastMeterDraw = 0.0
 
@@ -223,6 +224,17 @@ final class InteractiveApp {
         audio.close()
         try? await simulator?.stop()
         return 0
+    }
+
+    /// Seconds since this process started, from /proc (10 ms resolution).
+    static func processAge() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+            let uptime = try? String(contentsOfFile: "/proc/uptime", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let start = Double(fields[19]), let up = Double(uptime.split(separator: " ")[0]) else { return nil }
+        return up - start / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     static func reading(_ r: PulseAudio.LevelReading?) -> TUI.LevelReading {
