@@ -66,7 +66,10 @@ struct CommonOptions: ParsableArguments {
         var c = try Config.load(path: config ?? paths.configFile, required: config != nil)
         if let endpoint { c.endpoint = endpoint }
         if let model { c.model = model }
-        if let voice, let v = Voice.named(voice) { c.voice = v.name }
+        if let voice, let v = Voice.named(voice) {
+            c.voice = v.name
+            c.voiceChosen = true
+        }
         if let system { c.systemInstruction = system }
         if let systemFile {
             guard let text = try? String(contentsOfFile: systemFile, encoding: .utf8) else {

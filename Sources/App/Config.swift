@@ -8,6 +8,8 @@ struct Config: Sendable, Equatable {
 
     var model = LiveModel.defaultID
     var voice = Voice.defaultName
+    /// The voice was chosen by a flag or the config file (otherwise the last one used is remembered).
+    var voiceChosen = false
     var systemInstruction: String?
     var mode = Mode.ptt
     var endpoint: String?
@@ -69,6 +71,7 @@ struct Config: Sendable, Equatable {
         if let v = try reader.string(table, "voice") {
             guard let voice = Voice.named(v) else { throw reader.error("voice", "no voice named \(v) (see parley voices)") }
             self.voice = voice.name
+            voiceChosen = true
         }
         if let v = try reader.string(table, "system") ?? reader.string(table, "system_instruction") { systemInstruction = v }
         if let v = try reader.string(table, "mode") {

@@ -30,13 +30,14 @@ struct Parley: AsyncParsableCommand {
     var printConfig = false
 
     func run() async throws {
-        let config = try report { try common.resolve() }
+        var config = try report { try common.resolve() }
+        let paths = Paths()
+        config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
         if printConfig {
             print(config.printed, terminator: "")
             return
         }
         if !demo { _ = try report { try config.credential() } }
-        let paths = Paths()
         FileLogHandler.bootstrap(path: config.logFile ?? paths.defaultLogFile)
         var resumed: (ResumeStore.Saved, age: Double)?
         if resume {

@@ -118,3 +118,16 @@ final class ConfigTests: XCTestCase {
         if case .success = store.usable(model: "m", now: Date().addingTimeInterval(3 * 3600)) { XCTFail("too old") }
     }
 }
+
+final class RememberedStateTests: XCTestCase {
+    func testTheLastVoiceIsTheStartVoiceUnlessOneIsChosen() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID())/state.json").path
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        var config = Config()
+        XCTAssertEqual(RememberedState.startVoice(config, remembered: .load(path)), "Puck")
+        RememberedState(voice: "Kore").save(path)
+        XCTAssertEqual(RememberedState.startVoice(config, remembered: .load(path)), "Kore")
+        try config.apply(toml: "voice = \"Charon\"\n", file: "c.toml")
+        XCTAssertEqual(RememberedState.startVoice(config, remembered: .load(path)), "Charon", "the config file wins")
+    }
+}

@@ -46,6 +46,7 @@ final class LiveBenchmarkTests: XCTestCase {
             playback: { c in if case .play = c { handed.withLock { $0.append(DispatchTime.now().uptimeNanoseconds) } } })
         session.start()
         try await transport.waitForConnection()
+        while transport.sentCount == 0 { try await Task.sleep(for: .milliseconds(5)) }  // setup went out
         transport.deliver(#"{"setupComplete":{}}"#)
         while session.state.isLive == false { try await Task.sleep(for: .milliseconds(5)) }
 

@@ -169,16 +169,21 @@ final class InteractiveApp {
                     handle: handle, savedAt: Date().timeIntervalSince1970 - age, model: config.model,
                     voice: state.voice, transcript: store?.path))
             }
+            let voiceBefore = state.voice
             for effect in Reducer.reduce(&state, event, now: now) { perform(effect) }
+            if state.voice != voiceBefore { RememberedState(voice: state.voice).save(paths.stateFile) }
         }
 
         while !state.quitting {
             // Wait.
             let t = now
-            let metersMoving = state.micOpen || (audio.playback?.levels().rmsDBFS ?? -100) > -90
-                || state.ui.meters.speaker.level > -90 || state.ui.meters.mic.level > -90
+            // Meters refresh at 30 fps while talking or playing, 5 fps while the mic merely hears the room,
+            // and not at all when everything is silent: an idle parley sleeps in poll().
+            let speakerActive = (audio.playback?.levels().rmsDBFS ?? -100) > -90 || state.ui.meters.speaker.level > -90
+            let meterInterval: Double? = state.micOpen || speakerActive ? 1.0 / 30
+                : state.ui.meters.mic.level > -90 || (audio.capture?.levels().rmsDBFS ?? -100) > -90 ? 0.2 : nil
             var deadline = [terminal.inputDeadline, state.nextDeadline(now: t)].compactMap { $0 }.min()
-            if metersMoving { deadline = min(deadline ?? .infinity, lastMeterDraw + 1.0 / 30) }
+            if let meterInterval { deadline = min(deadline ?? .infinity, lastMeterDraw + meterInterval) }
             let timeout: Int32 = deadline.map { Int32(max(0, min(60_000, ($0 - t) * 1000)).rounded(.up)) } ?? -1
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0),
@@ -205,7 +210,7 @@ final class InteractiveApp {
 
             // Draw.
             let tNow = now
-            if tNow - lastMeterDraw >= 1.0 / 30 || !metersMoving {
+            if tNow - lastMeterDraw >= (meterInterval ?? 0) - 0.001 {
                 state.ui.meters.mic = Self.reading(audio.capture?.levels())
                 state.ui.meters.speaker = Self.reading(audio.playback?.levels())
                 lastMeterDraw = tNow
@@ -239,7 +244,9 @@ final class InteractiveApp {
 
     static func reading(_ r: PulseAudio.LevelReading?) -> TUI.LevelReading {
         guard let r else { return TUI.LevelReading() }
-        return TUI.LevelReading(level: r.rmsDBFS, peak: r.heldPeakDBFS, clipped: r.isClipping)
+        // Whole decibels: finer changes do not move the bar, so they should not cost a redraw.
+        func q(_ d: Double) -> Double { d.isFinite ? d.rounded() : d }
+        return TUI.LevelReading(level: q(r.rmsDBFS), peak: q(r.heldPeakDBFS), clipped: r.isClipping)
     }
 
     static func dirty(_ a: UIState, _ b: UIState) -> DirtyRegions {

@@ -1,0 +1,29 @@
+import Foundation
+import Live
+
+/// What parley remembers between runs that is not configuration: the last voice chosen in the menu.
+struct RememberedState: Codable, Equatable {
+    var voice: String?
+
+    static func load(_ path: String) -> RememberedState {
+        guard let data = FileManager.default.contents(atPath: path),
+            let s = try? JSONDecoder().decode(RememberedState.self, from: data)
+        else { return RememberedState() }
+        return s
+    }
+
+    func save(_ path: String) {
+        try? Paths.ensureDirectory((path as NSString).deletingLastPathComponent)
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        let tmp = path + ".tmp"
+        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(tmp, path) != 0 { unlink(tmp) }
+    }
+
+    /// The start voice: a flag or the config file wins, then the last voice used, then the default.
+    static func startVoice(_ config: Config, remembered: RememberedState) -> String {
+        if config.voiceChosen { return config.voice }
+        if let v = remembered.voice, let voice = Voice.named(v) { return voice.name }
+        return config.voice
+    }
+}
