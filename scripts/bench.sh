@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 secs=${PARLEY_BENCH_SECONDS:-60}
 scripts/install-deps.sh --test
 swift build -c release --product parley 2>&1 | { grep -E "error|warning" || true; }
-bin=$PWD/.build/release/parley
+bin=$(readlink -f "$PWD/.build/release/parley")
 work=$(mktemp -d /tmp/parley-bench.XXXXXX)
 sock=parley-bench-$$
 cleanup() {
@@ -59,7 +59,11 @@ log=$work/demo.log
 tmux -L "$sock" new-session -d -s demo -x 100 -y 30 \
     "$bin --demo --mic parley_mic.monitor --speaker parley_null --log-file $log"
 wait_for "$log" "first frame drawn" 20
-pid=$(pgrep -f -- "$bin --demo --mic" | head -n 1)
+pid=""
+for p in $(pgrep -f -- "--demo --mic parley_mic.monitor"); do
+    [[ "$(readlink "/proc/$p/exe")" == "$bin" ]] && pid=$p
+done
+[[ -n "$pid" ]] || { echo "bench: cannot find the parley process" >&2; exit 1; }
 sleep 2
 measure "connected and idle" "$pid"
 tmux -L "$sock" send-keys -t demo m
@@ -70,6 +74,8 @@ sleep 1
 measure "continuous open-mic talk, TUI at 30 fps" "$pid"
 kill "$talker" 2>/dev/null || true
 wait "$talker" 2>/dev/null || true
+turns=$(cat "$XDG_DATA_HOME"/parley/session-*.jsonl | grep -c '"kind":"model"' || true)
+echo "bench: the talk phase produced $turns model replies"
 tmux -L "$sock" send-keys -t demo q
 sleep 1
 
@@ -86,7 +92,7 @@ tmux -L "$sock" send-keys -t goaway Tab
 tmux -L "$sock" send-keys -t goaway -l "hello there"
 tmux -L "$sock" send-keys -t goaway Enter
 wait_for "$log" "hand-over to a new connection took" 30
-sleep 8
+sleep 4
 sed -nE 's/.*hand-over to a new connection took ([0-9]+) ms.*/bench: goAway → resumed on a new connection: \1 ms/p' "$log"
 tmux -L "$sock" send-keys -t goaway Escape
 sleep 0.3

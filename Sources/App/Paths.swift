@@ -28,4 +28,12 @@ struct Paths: Sendable {
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
+
+    /// Writes a private (0600) file atomically, so a crash never leaves half of it.
+    static func writePrivately(_ data: Data, to path: String) {
+        try? ensureDirectory((path as NSString).deletingLastPathComponent)
+        let tmp = path + ".tmp"
+        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(tmp, path) != 0 { unlink(tmp) }
+    }
 }

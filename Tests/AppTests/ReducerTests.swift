@@ -135,6 +135,14 @@ final class ReducerTests: XCTestCase {
         XCTAssertTrue(s.quitting)
     }
 
+    func testSuspendingClosesTheMic() {
+        live()
+        key(space, at: 1)
+        XCTAssertEqual(on(.suspending), [.stopTalking])
+        XCTAssertFalse(s.micOpen)
+        XCTAssertFalse(s.ptt.isTalking)
+    }
+
     func testQuitWhileTalkingReleasesTheMicFirst() {
         live()
         key(space, at: 1)

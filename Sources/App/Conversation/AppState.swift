@@ -76,6 +76,8 @@ enum AppEvent: Sendable {
     /// Audio failed or changed (e.g. a device vanished); shown as a system line.
     case audioNotice(String)
     case terminalResized
+    /// Ctrl-Z: the process is about to stop; nothing may keep listening meanwhile.
+    case suspending
     case quitRequested
 }
 

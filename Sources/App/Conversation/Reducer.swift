@@ -29,6 +29,9 @@ enum Reducer {
             fx += system(&s, text, error: true)
         case .terminalResized:
             break
+        case .suspending:
+            _ = s.ptt.cancel()
+            if s.micOpen { fx += stopMic(&s) }
         case .quitRequested:
             s.quitting = true
             if s.micOpen { fx += stopMic(&s) }

@@ -200,7 +200,17 @@ final class InteractiveApp {
             }
             if !signals.isDisjoint(with: [.interrupt, .terminate, .hangup]) { apply(.quitRequested) }
             if fds[0].revents != 0 {
-                for input in terminal.readInput(now: now) { apply(.input(input)) }
+                for input in terminal.readInput(now: now) {
+                    if input == .key(.ctrl("z")) {
+                        // Ctrl-Z: the mic stays closed while stopped; the shell gets its terminal back.
+                        apply(.suspending)
+                        terminal.suspend()
+                        renderer.invalidate()
+                        drawn = UIState()
+                        continue
+                    }
+                    apply(.input(input))
+                }
             } else {
                 for input in terminal.flushInput(now: now) { apply(.input(input)) }
             }

@@ -13,11 +13,8 @@ struct RememberedState: Codable, Equatable {
     }
 
     func save(_ path: String) {
-        try? Paths.ensureDirectory((path as NSString).deletingLastPathComponent)
         guard let data = try? JSONEncoder().encode(self) else { return }
-        let tmp = path + ".tmp"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(tmp, path) != 0 { unlink(tmp) }
+        Paths.writePrivately(data, to: path)
     }
 
     /// The start voice: a flag or the config file wins, then the last voice used, then the default.

@@ -20,13 +20,8 @@ struct ResumeStore {
     static let lifetime: Double = 2 * 60 * 60
 
     func save(_ saved: Saved) {
-        let dir = (path as NSString).deletingLastPathComponent
-        try? Paths.ensureDirectory(dir)
         guard let data = try? JSONEncoder().encode(saved) else { return }
-        let tmp = path + ".tmp"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        // Atomic, so a crash never leaves half a handle.
-        if rename(tmp, path) != 0 { unlink(tmp) }
+        Paths.writePrivately(data, to: path)
     }
 
     func load() -> Saved? {
