@@ -10,7 +10,7 @@ cleanup() {
     scripts/pulse-daemon.sh stop "$work/pulse" >/dev/null 2>&1 || true
     # The end-to-end tests kill their own tmux servers; this catches any a crashed test left behind.
     for sock in /tmp/tmux-"$(id -u)"/parley-test-*; do
-        [[ -S "$sock" ]] && tmux -L "$(basename "$sock")" kill-server 2>/dev/null
+        if [[ -S "$sock" ]]; then tmux -L "$(basename "$sock")" kill-server 2>/dev/null || rm -f "$sock"; fi
     done
     rm -rf "$work"
 }
