@@ -108,7 +108,7 @@ final class InteractiveApp {
         let pump = Task { [events] in
             for await e in session.events { events.post(.live(e)) }
         }
-        var running: [String: Task<Void, Never>] = [:]
+        let toolRunner = ToolRunner(registry: tools)
         session.start()
         renderer.render(state.ui, dirty: .all)
         if let launched = Self.processAge() { logger.info("first frame drawn \(Int((launched * 1000).rounded())) ms after launch") }
@@ -134,18 +134,11 @@ final class InteractiveApp {
                 session.reconfigure(requireHandle: session.hasResumptionHandle || state.modelResponding) { $0.realtimeInputConfig = next }
             case .runTools(let calls):
                 let events = self.events
-                let task = Task {
-                    let answers = await tools.answer(calls)
-                    guard !Task.isCancelled else { return }
-                    for a in answers {
-                        let failed = a.response["error"] != nil
-                        events.post(.toolFinished(id: a.id, ok: !failed, result: a.response.compactText))
-                    }
-                    session.sendToolResponse(answers)
-                }
-                for c in calls { running[c.id] = task }
+                toolRunner.run(calls, finished: { a in
+                    events.post(.toolFinished(id: a.id, ok: a.response["error"] == nil, result: a.response.compactText))
+                }, respond: { session.sendToolResponse($0) })
             case .cancelTools(let ids):
-                for id in ids { running.removeValue(forKey: id)?.cancel() }
+                toolRunner.cancel(ids)
             case .record(let r): store?.append(r)
             case .scroll(let cmd): renderer.scrollTranscript(cmd, in: &state.ui)
             case .seedTranscript:
@@ -233,7 +226,7 @@ final class InteractiveApp {
         }
 
         // Leave: everything torn down in order, the handle kept for --resume.
-        for task in running.values { task.cancel() }
+        toolRunner.cancelAll()
         session.close()
         pump.cancel()
         audio.close()
