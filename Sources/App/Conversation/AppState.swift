@@ -75,7 +75,6 @@ enum AppEvent: Sendable {
     case toolFinished(id: String, ok: Bool, result: String)
     /// Audio failed or changed (e.g. a device vanished); shown as a system line.
     case audioNotice(String)
-    case terminalResized
     /// Ctrl-Z: the process is about to stop; nothing may keep listening meanwhile.
     case suspending
     case quitRequested

@@ -27,8 +27,6 @@ enum Reducer {
             }
         case .audioNotice(let text):
             fx += system(&s, text, error: true)
-        case .terminalResized:
-            break
         case .suspending:
             _ = s.ptt.cancel()
             if s.micOpen { fx += stopMic(&s) }

@@ -218,7 +218,7 @@ final class InteractiveApp {
                 state.ui.meters.speaker = Self.reading(audio.playback?.levels())
                 lastMeterDraw = tNow
             }
-            let dirty = Self.dirty(drawn, state.ui)
+            let dirty = DirtyRegions.changed(from: drawn, to: state.ui)
             if !dirty.isEmpty {
                 renderer.render(state.ui, dirty: dirty)
                 drawn = state.ui
@@ -250,18 +250,6 @@ final class InteractiveApp {
         // Whole decibels: finer changes do not move the bar, so they should not cost a redraw.
         func q(_ d: Double) -> Double { d.isFinite ? d.rounded() : d }
         return TUI.LevelReading(level: q(r.rmsDBFS), peak: q(r.heldPeakDBFS), clipped: r.isClipping)
-    }
-
-    static func dirty(_ a: UIState, _ b: UIState) -> DirtyRegions {
-        var d: DirtyRegions = []
-        if a.header != b.header || a.banner != b.banner { d.insert(.header) }
-        if a.transcript != b.transcript || a.banner != b.banner { d.insert(.transcript) }
-        if a.meters != b.meters { d.insert(.meters) }
-        if a.toolLog != b.toolLog { d.insert(.toolLog) }
-        if a.input != b.input { d.insert([.input, .status]) }
-        if a.status != b.status { d.insert(.status) }
-        if a.overlay != b.overlay { d.insert([.overlay, .transcript, .toolLog]) }
-        return d
     }
 
     /// The transcript as context turns for a new session.
