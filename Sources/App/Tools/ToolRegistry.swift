@@ -50,6 +50,9 @@ struct ToolRegistry: Sendable {
     static func builtIn(_ settings: Config.ToolSettings) -> ToolRegistry {
         var r = ToolRegistry()
         if settings.currentTime { r.register(.currentTime) }
+        let files = FileTools(allowed: settings.allowedDirectories)
+        if settings.readFile { r.register(.readFile(files)) }
+        if settings.listDirectory { r.register(.listDirectory(files)) }
         return r
     }
 }
