@@ -29,6 +29,9 @@ struct Ask: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per event instead of transcripts.")
     var json = false
 
+    @Flag(name: .customLong("allow-shell"), help: "Let the model run shell commands (with tools.run_shell_command on); denied otherwise, since no one is there to confirm.")
+    var allowShell = false
+
     @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
     var timeout: Double = 120
 
@@ -57,6 +60,7 @@ struct Ask: AsyncParsableCommand {
                 if case .play(let pcm) = command { replyAudio.append(pcm) }
             })
         let printer = AskPrinter(json: json)
+        let runner = ToolRunner(registry: tools)
         let question = text.joined(separator: " ")
 
         let timeoutTask = Task {
@@ -81,9 +85,16 @@ struct Ask: AsyncParsableCommand {
                     session.sendText(question)
                 }
             case .toolCall(let calls):
-                let answers = await tools.answer(calls)
-                printer.toolAnswers(answers)
-                session.sendToolResponse(answers)
+                let allowShell = self.allowShell
+                runner.run(calls, confirm: { call, text in
+                    if !allowShell { StandardStream.write("parley: denied \(call.name): \(text) (pass --allow-shell to allow it)\n", to: 2) }
+                    return allowShell
+                }, finished: { _, _ in }, respond: { [json] answers in
+                    AskPrinter.toolAnswers(answers, json: json)
+                    session.sendToolResponse(answers)
+                })
+            case .toolCallCancellation(let ids):
+                runner.cancel(ids)
             case .turnComplete:
                 completed = true
                 session.close()
@@ -161,10 +172,11 @@ final class AskPrinter {
         }
     }
 
-    func toolAnswers(_ answers: [FunctionResponse]) {
+    /// Tool answers, from the runner's task: touches no printer state.
+    static func toolAnswers(_ answers: [FunctionResponse], json: Bool) {
         if json {
             for a in answers {
-                emit(#"{"event":"toolResponse","id":\#(Self.quote(a.id)),"name":\#(Self.quote(a.name)),"response":\#(a.response.compactText)}"# + "\n")
+                StandardStream.write(#"{"event":"toolResponse","id":\#(Self.quote(a.id)),"name":\#(Self.quote(a.name)),"response":\#(a.response.compactText)}"# + "\n", to: 1)
             }
         }
     }

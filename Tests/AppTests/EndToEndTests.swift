@@ -190,6 +190,29 @@ final class EndToEndTests: XCTestCase {
         try tmux.wait(for: "EXITED:0")
     }
 
+    func testShellCommandsRunOnlyAfterTheUserSaysYes() throws {
+        try FileManager.default.createDirectory(atPath: home + "/config/parley", withIntermediateDirectories: true)
+        try "[tools]\nrun_shell_command = true\n".write(toFile: home + "/config/parley/config.toml", atomically: true, encoding: .utf8)
+        let marker = home + "/ran"
+        let tmux = try Tmux(env: env(["PULSE_SERVER": "unix:/nonexistent/native"]))
+        defer { tmux.close() }
+        try tmux.type("\(shellQuoted(Binaries.parley)) --demo --no-audio; echo EXITED:$?", enter: true)
+        try tmux.wait(for: "DEMO")
+        try tmux.keys("Tab")
+        try tmux.type(#"call run_shell_command {"command":"touch \#(marker)"}"#, enter: true)
+        try tmux.wait(for: "Gemini wants to run run_shell_command")
+        try tmux.keys("Enter")  // the default is no
+        try tmux.wait(for: "denied")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "a denied command never runs")
+        try tmux.type(#"call run_shell_command {"command":"touch \#(marker)"}"#, enter: true)
+        try tmux.wait(for: "Gemini wants to run run_shell_command")
+        try tmux.type("y")
+        try tmux.wait(for: "a file made by the confirmed command") { _ in FileManager.default.fileExists(atPath: marker) }
+        try tmux.keys("Escape")
+        try tmux.type("q")
+        try tmux.wait(for: "EXITED:0")
+    }
+
     func testResizeRelaysOutAndTinyTerminalsGetAMessage() throws {
         let tmux = try Tmux(width: 80, height: 24, env: env(["PULSE_SERVER": "unix:/nonexistent/native"]))
         defer { tmux.close() }

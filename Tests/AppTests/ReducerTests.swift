@@ -256,14 +256,44 @@ final class ReducerTests: XCTestCase {
         let fx = on(.live(.toolCall([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])])), at: 5)
         XCTAssertEqual(fx, [.runTools([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])])])
         XCTAssertEqual(s.ui.toolLog.calls.map(\.state), [.running, .running])
-        on(.toolFinished(id: "c1", ok: true, result: #"{"local":"noon"}"#), at: 5.25)
+        on(.toolFinished(id: "c1", outcome: .ok, result: #"{"local":"noon"}"#), at: 5.25)
         XCTAssertEqual(s.ui.toolLog.calls[0].state, .ok)
         XCTAssertEqual(s.ui.toolLog.calls[0].duration ?? 0, 0.25, accuracy: 1e-9)
         let cancel = on(.live(.toolCallCancellation(ids: ["c2"])), at: 6)
         XCTAssertEqual(s.ui.toolLog.calls[1].state, .cancelled)
         XCTAssertTrue(cancel.contains(.cancelTools(["c2"])))
-        on(.toolFinished(id: "c2", ok: true, result: "late"), at: 7)
+        on(.toolFinished(id: "c2", outcome: .ok, result: "late"), at: 7)
         XCTAssertEqual(s.ui.toolLog.calls[1].state, .cancelled, "a cancelled call stays cancelled")
+    }
+
+    func testShellCommandsAskFirstAndDefaultToNo() {
+        live()
+        on(.live(.toolCall([FunctionCall(id: "s1", name: "run_shell_command", args: ["command": "ls -la ~"]),
+                            FunctionCall(id: "s2", name: "run_shell_command", args: ["command": "rm -rf /tmp/x"])])))
+        on(.confirmTool(id: "s1", name: "run_shell_command", detail: "ls -la ~"))
+        on(.confirmTool(id: "s2", name: "run_shell_command", detail: "rm -rf /tmp/x"))
+        guard case .confirm(let first)? = s.ui.overlay else { return XCTFail("no popup") }
+        XCTAssertEqual(first.detail, "ls -la ~", "the exact command, one at a time")
+        XCTAssertEqual(s.ui.toolLog.calls.map(\.state), [.pending, .pending])
+        XCTAssertEqual(key(.char("y"), at: 2), [.answerConfirmation(id: "s1", yes: true)])
+        XCTAssertEqual(s.ui.toolLog.calls[0].state, .running)
+        guard case .confirm(let second)? = s.ui.overlay else { return XCTFail("the second popup follows") }
+        XCTAssertEqual(second.detail, "rm -rf /tmp/x")
+        XCTAssertEqual(key(KeyEvent(.enter)), [.answerConfirmation(id: "s2", yes: false)], "Enter is no")
+        XCTAssertNil(s.ui.overlay)
+        on(.toolFinished(id: "s2", outcome: .denied, result: "declined"))
+        XCTAssertEqual(s.ui.toolLog.calls[1].state, .denied)
+    }
+
+    func testACancelledCallTakesItsPopupAway() {
+        live()
+        on(.live(.toolCall([FunctionCall(id: "s1", name: "run_shell_command", args: ["command": "sleep 100"])])))
+        on(.confirmTool(id: "s1", name: "run_shell_command", detail: "sleep 100"))
+        XCTAssertNotNil(s.ui.overlay)
+        let fx = on(.live(.toolCallCancellation(ids: ["s1"])))
+        XCTAssertNil(s.ui.overlay)
+        XCTAssertTrue(fx.contains(.cancelTools(["s1"])))
+        XCTAssertEqual(s.ui.toolLog.calls[0].state, .cancelled)
     }
 
     func testScrollKeysScroll() {

@@ -24,7 +24,8 @@ final class ToolRunnerTests: XCTestCase {
         let done = expectation(description: "responded")
         runner.run(
             [FunctionCall(id: "a", name: "get_current_time"), FunctionCall(id: "b", name: "slow"), FunctionCall(id: "c", name: "nope")],
-            finished: { _ in },
+            confirm: { _, _ in true },
+            finished: { _, _ in },
             respond: { r in
                 sent.withLock { $0.append(r) }
                 done.fulfill()
@@ -37,5 +38,82 @@ final class ToolRunnerTests: XCTestCase {
         XCTAssertEqual(responses.count, 1, "answered together, once")
         XCTAssertEqual(responses.first?.map(\.id), ["a", "c"], "every call but the cancelled one, by id")
         XCTAssertNotNil(responses.first?.last?.response["error"], "an unknown tool gets a structured error")
+    }
+
+    func testADeniedCommandNeverRunsAndTheModelIsTold() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("parley-denied-\(UUID())").path
+        var registry = ToolRegistry()
+        registry.register(.shell(ShellTool()))
+        let runner = ToolRunner(registry: registry)
+        let asked = Mutex<[String]>([])
+        let outcomes = Mutex<[ToolOutcome]>([])
+        let done = expectation(description: "responded")
+        runner.run(
+            [FunctionCall(id: "x", name: "run_shell_command", args: ["command": .string("touch \(marker)")])],
+            confirm: { _, text in
+                asked.withLock { $0.append(text) }
+                return false
+            },
+            finished: { _, o in outcomes.withLock { $0.append(o) } },
+            respond: { r in
+                XCTAssertEqual(r.map(\.id), ["x"])
+                XCTAssertNotNil(r.first?.response["error"])
+                done.fulfill()
+            })
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(asked.withLock { $0 }, ["touch \(marker)"], "the user saw the exact command")
+        XCTAssertEqual(outcomes.withLock { $0 }, [.denied])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "it never ran")
+    }
+}
+
+/// Whether a process still runs (a zombie waiting for its reaper does not).
+func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)]
+    return state != "Z" && state != "X"
+}
+
+final class ShellToolTests: XCTestCase {
+    func testRunsAndCapturesOutput() async {
+        let r = await ShellTool().run("echo hello; echo oops >&2; exit 3")
+        XCTAssertEqual(r.output, "hello\noops\n")
+        XCTAssertEqual(r.exitCode, 3)
+    }
+
+    func testCapsOutput() async {
+        var tool = ShellTool()
+        tool.maxOutputBytes = 1000
+        let r = await tool.run("head -c 100000 /dev/zero | tr '\\0' a")
+        XCTAssertEqual(r.output.utf8.count, 1000)
+        XCTAssertTrue(r.truncated)
+    }
+
+    func testTimeLimitKillsTheWholeProcessGroup() async throws {
+        var tool = ShellTool()
+        tool.timeLimit = 0.5
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sleep-\(UUID())").path
+        let r = await tool.run("sleep 30 & echo $! > \(pidFile); wait")
+        XCTAssertTrue(r.timedOut)
+        XCTAssertNotNil(r.response["error"])
+        let pid = try XCTUnwrap(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertFalse(isRunning(pid), "the background child is gone too")
+    }
+
+    func testCancellationKillsTheCommand() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cancel-\(UUID())").path
+        let task = Task { await ShellTool().run("sleep 30 & echo $! > \(pidFile); wait") }
+        var pid: Int32?
+        for _ in 0..<100 where pid == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let child = try XCTUnwrap(pid)
+        task.cancel()
+        let r = await task.value
+        XCTAssertTrue(r.cancelled)
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertFalse(isRunning(child), "the process is gone afterwards")
     }
 }

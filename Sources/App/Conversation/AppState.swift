@@ -35,6 +35,8 @@ struct AppState: Sendable {
     var goAwayDeadline: Double?
     var reconnectAt: Double?
     var tokens = 0
+    /// Tool calls waiting for the user's answer, the one shown first.
+    var confirmations: [(id: String, name: String, detail: String)] = []
     /// Tool call id → when it started.
     var toolStarts: [String: Double] = [:]
     var quitting = false
@@ -72,7 +74,9 @@ enum AppEvent: Sendable {
     case tick
     /// The first reply audio of a turn reached the speaker path.
     case replyAudioStarted
-    case toolFinished(id: String, ok: Bool, result: String)
+    case toolFinished(id: String, outcome: ToolOutcome, result: String)
+    /// A tool call waits for the user's yes or no (e.g. the exact shell command).
+    case confirmTool(id: String, name: String, detail: String)
     /// Audio failed or changed (e.g. a device vanished); shown as a system line.
     case audioNotice(String)
     /// Ctrl-Z: the process is about to stop; nothing may keep listening meanwhile.
@@ -95,6 +99,8 @@ enum Effect: Sendable, Equatable {
     case switchMode(Config.Mode)
     case runTools([FunctionCall])
     case cancelTools([String])
+    /// The user answered a confirmation (also `false` when the call was cancelled meanwhile).
+    case answerConfirmation(id: String, yes: Bool)
     case record(TranscriptRecord)
     /// Scroll the transcript (the runtime knows the laid-out lines).
     case scroll(ScrollCommand)

@@ -17,9 +17,13 @@ enum Reducer {
                 s.ui.header.latencyMs = max(0, Int(((now - start) * 1000).rounded()))
                 s.userTurnEndedAt = nil
             }
-        case .toolFinished(let id, let ok, let result):
-            if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }), s.ui.toolLog.calls[i].state == .running {
-                s.ui.toolLog.calls[i].state = ok ? .ok : .error
+        case .confirmTool(let id, let name, let detail):
+            if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }) { s.ui.toolLog.calls[i].state = .pending }
+            s.confirmations.append((id, name, detail))
+            showNextConfirmation(&s)
+        case .toolFinished(let id, let outcome, let result):
+            if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }), [.running, .pending].contains(s.ui.toolLog.calls[i].state) {
+                s.ui.toolLog.calls[i].state = outcome == .ok ? .ok : outcome == .denied ? .denied : .error
                 s.ui.toolLog.calls[i].result = result
                 s.ui.toolLog.calls[i].duration = s.toolStarts[id].map { now - $0 }
                 let c = s.ui.toolLog.calls[i]
@@ -74,10 +78,17 @@ enum Reducer {
             case .help, .message:
                 s.ui.overlay = nil
             case .confirm(let model):
-                switch model.handle(k) {
-                case .none: break
-                case .yes, .no: s.ui.overlay = nil
+                let answer = model.handle(k)
+                guard answer != .none else { return [] }
+                s.ui.overlay = nil
+                guard !s.confirmations.isEmpty else { return [] }
+                let asked = s.confirmations.removeFirst()
+                if answer == .yes, let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == asked.id }) {
+                    s.ui.toolLog.calls[i].state = .running
+                    s.toolStarts[asked.id] = now
                 }
+                showNextConfirmation(&s)
+                return [.answerConfirmation(id: asked.id, yes: answer == .yes)]
             }
             return []
         }
@@ -294,6 +305,9 @@ enum Reducer {
             }
             fx.append(.runTools(calls))
         case .toolCallCancellation(let ids):
+            if let shown = s.confirmations.first, ids.contains(shown.id) { s.ui.overlay = nil }
+            s.confirmations.removeAll { ids.contains($0.id) }
+            showNextConfirmation(&s)
             for id in ids {
                 if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }), [.pending, .running].contains(s.ui.toolLog.calls[i].state) {
                     s.ui.toolLog.calls[i].state = .cancelled
@@ -334,6 +348,13 @@ enum Reducer {
             s.connected = false
         }
         return fx
+    }
+
+    /// Shows the first waiting confirmation unless another popup is up.
+    static func showNextConfirmation(_ s: inout AppState) {
+        guard s.ui.overlay == nil, let next = s.confirmations.first else { return }
+        s.ui.overlay = .confirm(ConfirmModel(
+            title: "Gemini wants to run \(next.name)", question: "Run this? y = yes, n or Enter = no", detail: next.detail))
     }
 
     static func appendUser(_ s: inout AppState, _ text: String, finished: Bool) -> [Effect] {

@@ -109,6 +109,7 @@ final class InteractiveApp {
             for await e in session.events { events.post(.live(e)) }
         }
         let toolRunner = ToolRunner(registry: tools)
+        let confirmations = Confirmations()
         session.start()
         renderer.render(state.ui, dirty: .all)
         if let launched = Self.processAge() { logger.info("first frame drawn \(Int((launched * 1000).rounded())) ms after launch") }
@@ -134,11 +135,16 @@ final class InteractiveApp {
                 session.reconfigure(requireHandle: session.hasResumptionHandle || state.modelResponding) { $0.realtimeInputConfig = next }
             case .runTools(let calls):
                 let events = self.events
-                toolRunner.run(calls, finished: { a in
-                    events.post(.toolFinished(id: a.id, ok: a.response["error"] == nil, result: a.response.compactText))
+                toolRunner.run(calls, confirm: { call, detail in
+                    await confirmations.ask(call.id) { events.post(.confirmTool(id: call.id, name: call.name, detail: detail)) }
+                }, finished: { a, outcome in
+                    events.post(.toolFinished(id: a.id, outcome: outcome, result: a.response.compactText))
                 }, respond: { session.sendToolResponse($0) })
             case .cancelTools(let ids):
+                for id in ids { confirmations.answer(id, yes: false) }
                 toolRunner.cancel(ids)
+            case .answerConfirmation(let id, let yes):
+                confirmations.answer(id, yes: yes)
             case .record(let r): store?.append(r)
             case .scroll(let cmd): renderer.scrollTranscript(cmd, in: &state.ui)
             case .seedTranscript:
@@ -226,6 +232,7 @@ final class InteractiveApp {
         }
 
         // Leave: everything torn down in order, the handle kept for --resume.
+        confirmations.answerAll(yes: false)
         toolRunner.cancelAll()
         session.close()
         pump.cancel()

@@ -9,6 +9,15 @@ struct ToolDefinition: Sendable {
     var parameters: JSONValue
     /// Runs the call; returns the `response` object for `toolResponse`.
     var run: @Sendable (JSONValue) async throws -> JSONValue
+    /// For tools the user must approve each time: the exact text to show them (e.g. the command).
+    var confirmation: (@Sendable (JSONValue) -> String)?
+
+    init(name: String, description: String, parameters: JSONValue, run: @escaping @Sendable (JSONValue) async throws -> JSONValue) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.run = run
+    }
 
     var declaration: FunctionDeclaration { FunctionDeclaration(name: name, description: description, parameters: parameters) }
 }
@@ -18,6 +27,9 @@ struct ToolRegistry: Sendable {
     private(set) var tools: [String: ToolDefinition] = [:]
 
     mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
+
+    /// What the user must approve before this call runs, if anything.
+    func confirmation(for call: FunctionCall) -> String? { tools[call.name]?.confirmation?(call.args) }
 
     /// The `tools` entry for `setup` (nil when no function is declared).
     var declarations: [Tool] {
@@ -53,6 +65,7 @@ struct ToolRegistry: Sendable {
         let files = FileTools(allowed: settings.allowedDirectories)
         if settings.readFile { r.register(.readFile(files)) }
         if settings.listDirectory { r.register(.listDirectory(files)) }
+        if settings.shell { r.register(.shell(ShellTool())) }
         return r
     }
 }
