@@ -47,7 +47,10 @@ struct Ask: AsyncParsableCommand {
         let config = try report { try common.resolve() }
         let credential = try report { try config.credential() }
         let speech = try report { try audio.map(AskAudio.loadQuestion) }
-        let tools = ToolRegistry.builtIn(config.tools)
+        var registry = ToolRegistry.builtIn(config.tools)
+        let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
+        for p in problems { StandardStream.write("parley: \(p)\n", to: 2) }
+        let tools = registry
         var policy = ConnectionMachine.Policy()
         policy.reconnects = false
         let replyAudio = ReplyAudio()
@@ -108,6 +111,7 @@ struct Ask: AsyncParsableCommand {
             }
         }
         printer.finish()
+        await mcp.stop()
         if let saveAudio {
             try report { try AskAudio.saveReply(replyAudio.data, to: saveAudio) }
         }

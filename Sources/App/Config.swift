@@ -32,6 +32,8 @@ struct Config: Sendable, Equatable {
     var tools = ToolSettings()
     var googleSearch = false
     var logFile: String?
+    /// `[[mcp]]` servers.
+    var mcp: [MCPServerConfig] = []
 
     struct ToolSettings: Sendable, Equatable {
         var currentTime = true
@@ -62,7 +64,7 @@ struct Config: Sendable, Equatable {
         let reader = ConfigReader(text: text, file: file)
         let known: Set<String> = [
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
-            "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools",
+            "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -106,6 +108,26 @@ struct Config: Sendable, Equatable {
                 keys[action] = v
             }
         }
+        if let list = table["mcp"] {
+            guard let servers = list.array else { throw reader.error("mcp", "must be [[mcp]] tables with name, command and args") }
+            mcp = []
+            for (i, entry) in servers.enumerated() {
+                guard let t = entry.table else { throw reader.error("mcp", "entry \(i + 1) must be a [[mcp]] table") }
+                guard let command = try reader.string(t, "command", section: "mcp") else {
+                    throw reader.error("mcp", "entry \(i + 1) needs command = \"…\"")
+                }
+                var server = MCPServerConfig(name: try reader.string(t, "name", section: "mcp") ?? command, command: command)
+                if let a = t["args"] {
+                    guard let arr = a.array else { throw reader.error("args", "must be a list of strings", section: "mcp") }
+                    server.args = arr.compactMap { $0.string }
+                }
+                if let c = try reader.string(t, "confirm", section: "mcp") {
+                    guard ["always", "never"].contains(c) else { throw reader.error("confirm", "must be \"always\" or \"never\"", section: "mcp") }
+                    server.confirm = c == "always"
+                }
+                mcp.append(server)
+            }
+        }
         if let t = try reader.table(table, "tools") {
             if let v = try reader.bool(t, "get_current_time", section: "tools") { tools.currentTime = v }
             if let v = try reader.bool(t, "read_file", section: "tools") { tools.readFile = v }
@@ -143,6 +165,13 @@ struct Config: Sendable, Equatable {
         lines.append("list_directory = \(tools.listDirectory)")
         lines.append("run_shell_command = \(tools.shell)")
         lines.append("allowed_directories = [\(tools.allowedDirectories.map(q).joined(separator: ", "))]")
+        for server in mcp {
+            lines.append("\n[[mcp]]")
+            lines.append("name = \(q(server.name))")
+            lines.append("command = \(q(server.command))")
+            lines.append("args = [\(server.args.map(q).joined(separator: ", "))]")
+            lines.append("confirm = \(q(server.confirm ? "always" : "never"))")
+        }
         if !keys.isEmpty {
             lines.append("\n[keys]")
             for (k, v) in keys.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v))") }

@@ -37,6 +37,8 @@ struct AppState: Sendable {
     var tokens = 0
     /// Tool calls waiting for the user's answer, the one shown first.
     var confirmations: [(id: String, name: String, detail: String)] = []
+    /// Tool name → the MCP server that runs it.
+    var toolServers: [String: String] = [:]
     /// Tool call id → when it started.
     var toolStarts: [String: Double] = [:]
     var quitting = false

@@ -300,7 +300,7 @@ enum Reducer {
         case .toolCall(let calls):
             s.modelResponding = true
             for c in calls {
-                s.ui.toolLog.calls.append(ToolCallEntry(id: c.id, name: c.name, arguments: c.args.compactText, state: .running))
+                s.ui.toolLog.calls.append(ToolCallEntry(id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running))
                 s.toolStarts[c.id] = now
             }
             fx.append(.runTools(calls))

@@ -56,7 +56,9 @@ final class InteractiveApp {
             credential = try config.credential()
         }
         let audio = AudioIO(config: config, noAudio: noAudio, events: events) { [logger] in logger.warning("\($0)") }
-        let tools = ToolRegistry.builtIn(config.tools)
+        var registry = ToolRegistry.builtIn(config.tools)
+        let (mcp, mcpProblems) = await MCPServers.start(config.mcp, into: &registry, logger: logger)
+        let tools = registry
         let session = LiveSession(
             configuration: LiveConfiguration(
                 endpoint: endpoint, credential: credential,
@@ -81,6 +83,7 @@ final class InteractiveApp {
             terminal = try Terminal.start()
         } catch {
             audio.close()
+            await mcp.stop()
             try? await simulator?.stop()
             throw ParleyError.usage("cannot take over the terminal: \(error)")
         }
@@ -99,6 +102,8 @@ final class InteractiveApp {
         state.ui.meters.echoProtection = config.mode == .open ? audio.protectionDescription : nil
         if let error = themeResult.error { state.ui.transcript.append(.error, "\(error) — using the default theme") }
         if let problem = keyMap.problem { state.ui.transcript.append(.error, problem) }
+        for problem in mcpProblems { state.ui.transcript.append(.error, problem) }
+        state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
         if let resume {
             Self.showEarlier(resume.transcript, in: &state.ui.transcript)
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resumeAge / 60)) min ago")
@@ -237,6 +242,7 @@ final class InteractiveApp {
         session.close()
         pump.cancel()
         audio.close()
+        await mcp.stop()
         try? await simulator?.stop()
         return 0
     }

@@ -11,6 +11,8 @@ struct ToolDefinition: Sendable {
     var run: @Sendable (JSONValue) async throws -> JSONValue
     /// For tools the user must approve each time: the exact text to show them (e.g. the command).
     var confirmation: (@Sendable (JSONValue) -> String)?
+    /// The MCP server that runs it; nil for built-in tools.
+    var server: String?
 
     init(name: String, description: String, parameters: JSONValue, run: @escaping @Sendable (JSONValue) async throws -> JSONValue) {
         self.name = name
@@ -27,6 +29,9 @@ struct ToolRegistry: Sendable {
     private(set) var tools: [String: ToolDefinition] = [:]
 
     mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
+
+    /// The MCP server a tool belongs to, for the log.
+    func server(of name: String) -> String? { tools[name]?.server }
 
     /// What the user must approve before this call runs, if anything.
     func confirmation(for call: FunctionCall) -> String? { tools[call.name]?.confirmation?(call.args) }
