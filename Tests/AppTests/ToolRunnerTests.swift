@@ -81,6 +81,16 @@ final class ShellToolTests: XCTestCase {
         XCTAssertEqual(r.exitCode, 3)
     }
 
+    func testCommandsGetDefaultSignalsEvenWhenParleyIgnoresSIGPIPE() async {
+        signal(SIGPIPE, SIG_IGN)
+        // With SIGPIPE ignored, `yes` would never stop once head exits.
+        var tool = ShellTool()
+        tool.timeLimit = 10
+        let r = await tool.run("yes | head -n 2")
+        XCTAssertFalse(r.timedOut)
+        XCTAssertEqual(r.output, "y\ny\n")
+    }
+
     func testCapsOutput() async {
         var tool = ShellTool()
         tool.maxOutputBytes = 1000

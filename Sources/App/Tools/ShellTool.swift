@@ -52,7 +52,14 @@ struct ShellTool: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // Its own process group (so it can be killed whole), and clean signals: the spawning thread may have
+        // signals blocked, and parley ignores SIGPIPE, neither of which a shell command should inherit.
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
         let words: [String] = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
@@ -87,6 +94,8 @@ struct ShellTool: Sendable {
             if output.count >= maxOutputBytes { result.truncated = true }
         }
         close(fds[0])
+        // The cancel handler's SIGTERM may have ended the command before the loop saw the flag.
+        if cancelled() { result.cancelled = true }
         if result.timedOut || result.cancelled {
             kill(-pid, SIGTERM)
             usleep(100_000)
