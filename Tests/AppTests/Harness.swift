@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import App
+
 /// Finds the built `parley` binary next to the test bundle (or in `PARLEY_BIN_DIR`).
 enum Binaries {
     static var dir: String {
@@ -40,17 +42,10 @@ func shell(_ args: [String], env: [String: String]? = nil, timeout: Double = 60)
         argv.forEach { free($0) }
         envp.forEach { free($0) }
     }
-    // Clean signals: a test thread may have signals blocked, and a daemon (tmux's server) that inherits that
-    // mask never sees SIGCHLD or SIGTERM and cannot shut down.
+    // A daemon (tmux's server) spawned with a test thread's blocked signals could never shut down.
     var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
+    SpawnAttributes.clean(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
     let rc = posix_spawnp(&pid, args[0], &actions, &attributes, &argv, &envp)
     guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc), userInfo: [NSLocalizedDescriptionKey: "cannot run \(args[0])"]) }

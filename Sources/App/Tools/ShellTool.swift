@@ -50,16 +50,9 @@ struct ShellTool: Sendable {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        // Its own process group, so it can be killed whole; clean signals (see SpawnAttributes).
+        SpawnAttributes.clean(&attributes, flags: POSIX_SPAWN_SETPGROUP)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group (so it can be killed whole), and clean signals: the spawning thread may have
-        // signals blocked, and parley ignores SIGPIPE, neither of which a shell command should inherit.
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
         let words: [String] = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
