@@ -2,48 +2,44 @@
 public struct CloseReason: Sendable, Equatable, CustomStringConvertible {
     /// The WebSocket close code (1006 when no close frame arrived).
     public let code: Int
-    /// The server's reason text, verbatim.
+    /// The server's reason text, with control characters replaced by spaces so it is safe on a terminal.
     public let reason: String
 
     public init(code: Int, reason: String) {
         self.code = code
-        self.reason = reason
+        self.reason = Self.sanitised(reason)
     }
 
     /// No close frame: the network dropped.
     public static func dropped(_ detail: String = "") -> CloseReason { CloseReason(code: 1006, reason: detail) }
 
-    /// Whether retrying can help. 1007 and 1008 (bad key, bad request, unknown model) never get better.
-    public var isFatal: Bool {
-        switch code {
-        case 1007, 1008: return true
-        case 1011: return isQuota
-        default: return false
-        }
+    /// The row of the close table this close matches.
+    public var rule: CloseRule { CloseTable.rule(for: self) }
+
+    /// What the close means: transient, refused handle or fatal.
+    public var kind: CloseClass { rule.kind }
+
+    /// Whether retrying can never help (bad key, bad request, account limits).
+    public var isFatal: Bool { kind.isFatal }
+
+    /// What happened, for people.
+    public var message: String { rule.message }
+
+    /// What to do, from the table of close codes seen in the field.
+    public var hint: String { rule.hint }
+
+    /// The code and the server's reason, e.g. `code 1011 "Internal error encountered."`.
+    public var codeAndReason: String { reason.isEmpty ? "code \(code)" : "code \(code) \"\(reason)\"" }
+
+    public var description: String { "closed with \(codeAndReason): \(message) — \(hint)" }
+
+    /// Control characters (a hostile or broken server could send escape sequences) become spaces.
+    static func sanitised(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 
-    var isQuota: Bool { reason.localizedCaseInsensitiveContains("quota") }
-
-    /// What to tell the user, from the table of close codes seen in the field.
-    public var hint: String {
-        let r = reason.lowercased()
-        switch code {
-        case 1000, 1001: return "the server ended the connection; parley reconnects with the resumption handle"
-        case 1006: return "the network dropped; parley reconnects with backoff"
-        case 1007:
-            if r.contains("api key") { return "fix the API key (GEMINI_API_KEY) and start again; parley will not retry" }
-            if r.contains("location") { return "the Gemini API is not available where you are; parley will not retry" }
-            return "the request was rejected: check the model options and the key; parley will not retry"
-        case 1008: return "the model name is wrong or does not support Live (try --model \(LiveModel.defaultID)); parley will not retry"
-        case 1009: return "a message was too large for the connection"
-        case 1011:
-            if isQuota { return "quota exhausted: wait a while or check billing" }
-            return "the service had an internal error; parley retries with backoff"
-        default: return "the connection closed unexpectedly"
-        }
-    }
-
-    public var description: String {
-        reason.isEmpty ? "closed with code \(code): \(hint)" : "closed with code \(code) (\(reason)): \(hint)"
+    private static func isControl(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.properties.generalCategory == .format && s.value != 0x200D
     }
 }

@@ -1,14 +1,21 @@
 /// The connection logic of a Live session as a value type: it takes events (with the time they happened) and
 /// returns actions for the I/O code to carry out. It owns the rules for staying connected: resumption handles
-/// and their age, `goAway` hand-overs at turn boundaries, reconnecting with backoff after a drop, and never
-/// retrying a fatal close.
+/// and their age, `goAway` hand-overs at turn boundaries, reconnecting with backoff after a transient close (for
+/// as long as it takes: the handle lasts two hours, and after that a fresh session carries the conversation on),
+/// a fresh session when the service refuses the handle, and never retrying a fatal close.
 public struct ConnectionMachine: Sendable {
     /// Seconds on a monotonic clock.
     public typealias Time = Double
 
     public struct Policy: Sendable, Equatable {
-        /// Delays before each reconnect attempt after a drop; its count is the number of attempts.
+        /// Delays before the first reconnect attempts after a drop; later attempts double the last one up to
+        /// `backoffCap`.
         public var backoff: [Double] = [0.1, 1, 2, 4, 8]
+        /// The longest wait between attempts.
+        public var backoffCap: Double = 30
+        /// Give up after this many attempts in a row; nil keeps trying (a laptop offline for an hour comes back
+        /// to its conversation).
+        public var maxAttempts: Int?
         /// ± fraction of random jitter applied to each delay.
         public var jitter: Double = 0.2
         /// A connection live this long resets the attempt counter.
@@ -21,7 +28,7 @@ public struct ConnectionMachine: Sendable {
         public var goAwayMargin: Double = 1.0
         /// How long a requested hand-over (voice switch) waits for the current turn to end.
         public var handoverTurnWait: Double = 20
-        /// Reconnect after drops at all (`parley ask` does not).
+        /// Reconnect after drops at all.
         public var reconnects = true
 
         public init() {}
@@ -33,6 +40,7 @@ public struct ConnectionMachine: Sendable {
         case connecting(id: Int, attempt: Int)
         case awaitingSetupComplete(id: Int, attempt: Int, since: Time)
         case live(id: Int, since: Time)
+        /// Offline: the next attempt is due at `until`.
         case backingOff(attempt: Int, until: Time, after: CloseReason)
         case failed(CloseReason)
         case closed
@@ -66,6 +74,10 @@ public struct ConnectionMachine: Sendable {
         case handoverRequested(requireHandle: Bool)
         /// A timer set by `nextDeadline` fired (or any wake-up: it is safe to send spuriously).
         case tick
+        /// Try at once instead of waiting out the backoff: the user asked (`r`), or the network changed (a new
+        /// default route, a resume from suspend). With `evenIfLive`, a live connection is replaced too (after a
+        /// suspend it is most likely dead without knowing it).
+        case retryNow(evenIfLive: Bool)
         case stop
     }
 
@@ -81,6 +93,16 @@ public struct ConnectionMachine: Sendable {
         case reconnecting(attempt: Int, delay: Double, after: CloseReason)
         /// The session cannot continue.
         case fail(CloseReason)
+        /// The next connection starts a new session: the old one's handle was refused or is too old.
+        case freshSession(FreshSessionCause)
+    }
+
+    /// Why the conversation moves to a new session on the service.
+    public enum FreshSessionCause: Sendable, Equatable {
+        /// The service refused the resumption handle with this close.
+        case handleRefused(CloseReason)
+        /// The handle is older than its lifetime (seconds).
+        case handleExpired(age: Double)
     }
 
     public private(set) var state: State = .idle
@@ -91,6 +113,8 @@ public struct ConnectionMachine: Sendable {
     private var handleCoversLastTurn = false
     private var turnActive = false
     private var pendingHandover: HandoverReason?
+    /// The ambiguous "Requested entity was not found" gets one more try with the handle.
+    private var retriedRefusedHandle = false
     private var rng: SplitMix64
 
     public init(policy: Policy = Policy(), seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
@@ -106,6 +130,15 @@ public struct ConnectionMachine: Sendable {
 
     /// Whether a hand-over is waiting for a turn boundary or its deadline.
     public var handoverPending: Bool { pendingHandover != nil }
+
+    /// Whether the session is offline: waiting to retry, or retrying after a failure (not a planned hand-over).
+    public var isOffline: Bool {
+        switch state {
+        case .backingOff, .failed: true
+        case .connecting(_, let a), .awaitingSetupComplete(_, let a, _): a > 0
+        default: false
+        }
+    }
 
     /// The id of the connection that is live, if any.
     public var liveID: Int? { if case .live(let id, _) = state { id } else { nil } }
@@ -148,6 +181,7 @@ public struct ConnectionMachine: Sendable {
 
         case .resumptionHandle(let secret):
             handle = (secret, now)
+            retriedRefusedHandle = false
             handleCoversLastTurn = !turnActive
             return handoverIfReady(now: now)
 
@@ -175,6 +209,19 @@ public struct ConnectionMachine: Sendable {
 
         case .tick:
             return tick(now: now)
+
+        case .retryNow(let evenIfLive):
+            switch state {
+            case .backingOff(let attempt, _, _):
+                return connect(attempt: attempt, now: now)
+            case .live(let id, _) where evenIfLive:
+                pendingHandover = nil
+                var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: "network changed")]
+                actions += connect(attempt: 0, now: now)
+                return actions
+            default:
+                return []
+            }
 
         case .stop:
             pendingHandover = nil
@@ -216,22 +263,34 @@ public struct ConnectionMachine: Sendable {
         default:
             return []  // a stale transport (already replaced or stopped)
         }
-        if reason.isFatal {
+        switch reason.kind {
+        case .fatalKey, .fatalRequest, .fatalAccount:
             state = .failed(reason)
             pendingHandover = nil
             return [.fail(reason)]
+        case .refusedHandle(let resumeOnceFirst):
+            guard handle != nil, policy.reconnects else { break }  // no handle to lose: an ordinary retry
+            pendingHandover = nil
+            if resumeOnceFirst, !retriedRefusedHandle, usableHandle(now: now) != nil {
+                retriedRefusedHandle = true
+                return connect(attempt: 0, now: now)
+            }
+            handle = nil
+            retriedRefusedHandle = false
+            return [.freshSession(.handleRefused(reason))] + connect(attempt: 0, now: now)
+        case .transient:
+            break
         }
         if pendingHandover != nil || (reason.code == 1000 || reason.code == 1001) && handle != nil && policy.reconnects {
             // The server ended the connection as announced (or a hand-over was due): go straight on.
             pendingHandover = nil
             return connect(attempt: 0, now: now)
         }
-        guard policy.reconnects, attempt < policy.backoff.count else {
+        guard policy.reconnects, attempt < (policy.maxAttempts ?? .max) else {
             state = .failed(reason)
             return [.fail(reason)]
         }
-        let base = policy.backoff[attempt]
-        let delay = base * (1 + policy.jitter * (rng.nextUnit() * 2 - 1))
+        let delay = min(policy.backoffCap, backoffBase(attempt) * (1 + policy.jitter * (rng.nextUnit() * 2 - 1)))
         state = .backingOff(attempt: attempt + 1, until: now + delay, after: reason)
         lastAttempt = attempt + 1
         return [.reconnecting(attempt: attempt + 1, delay: delay, after: reason)]
@@ -241,11 +300,24 @@ public struct ConnectionMachine: Sendable {
     private var lastAttempt = 0
     private var attemptAfterShortLife: Int { lastAttempt }
 
+    /// The delay before attempt `attempt + 1`, before jitter: the policy's list, then doubling up to the cap.
+    func backoffBase(_ attempt: Int) -> Double {
+        let list = policy.backoff.isEmpty ? [1.0] : policy.backoff
+        if attempt < list.count { return min(policy.backoffCap, list[attempt]) }
+        let doublings = min(30, attempt - list.count + 1)
+        return min(policy.backoffCap, (list.last ?? 1) * Double(1 << doublings))
+    }
+
     private mutating func connect(attempt: Int, now: Time) -> [Action] {
+        var actions: [Action] = []
+        if let h = handle, now - h.at >= policy.handleLifetime {
+            handle = nil
+            actions.append(.freshSession(.handleExpired(age: now - h.at)))
+        }
         nextID += 1
         if attempt == 0 { lastAttempt = 0 }
         state = .connecting(id: nextID, attempt: attempt)
-        return [.connect(id: nextID, resumeWith: usableHandle(now: now))]
+        return actions + [.connect(id: nextID, resumeWith: usableHandle(now: now))]
     }
 
     private func usableHandle(now: Time) -> Secret? {

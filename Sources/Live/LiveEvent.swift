@@ -24,12 +24,23 @@ public enum LiveEvent: Sendable, Equatable {
     case usage(UsageMetadata)
     /// One connection ended; a reconnect or hand-over may follow.
     case connectionClosed(CloseReason)
-    /// A reconnect is scheduled after `delay` seconds.
+    /// A reconnect is scheduled after `delay` seconds: the session is offline until then.
     case reconnecting(attempt: Int, delay: Double, after: CloseReason)
     /// A frame that was not valid; the session carries on.
     case protocolError(String)
-    /// Mic audio held during a hand-over overflowed its bound; this much was dropped (oldest first).
+    /// Mic audio was not kept: the hand-over took too long (the oldest beyond the bound) or the session is
+    /// offline (held audio beyond a short window is dropped and no more is held until the connection is back).
     case heldAudioDropped(bytes: Int)
+    /// A typed turn (the id `sendText` returned) waits for the connection; `waiting` typed turns are queued.
+    case textQueued(id: Int, waiting: Int)
+    /// Queued typed turns were sent, in this order, on a connection that just went live.
+    case queuedTextSent(ids: [Int])
+    /// A typed turn could not be queued: too many are waiting already.
+    case textNotQueued(id: Int, limit: Int)
+    /// A user turn that had no answer yet when its connection closed was sent again on the new one.
+    case turnResent(typed: Bool)
+    /// The conversation moves to a new session on the service, seeded with the conversation so far.
+    case freshSession(ConnectionMachine.FreshSessionCause)
     /// The session cannot continue (fatal close, or reconnects exhausted).
     case failed(CloseReason)
     /// `close()` finished.

@@ -10,18 +10,30 @@ public struct LiveConfiguration: Sendable {
     /// The `setup` message (without a resumption handle: the session adds that).
     public var setup: Setup
     public var policy: ConnectionMachine.Policy
-    /// Input held while no connection is live, in bytes of mic audio (default 30 s); oldest dropped beyond it.
+    /// Mic audio held during a planned hand-over, in bytes (default 30 s); oldest dropped beyond it. Also the
+    /// longest push-to-talk turn kept for sending again after a close.
     public var heldAudioLimit: Int
+    /// Mic audio held while offline (default 2 s): a short drop loses nothing, a long outage does not replay
+    /// stale speech; beyond it the held audio is dropped and none is held until the connection is back.
+    public var offlineAudioLimit: Int
+    /// Typed turns queued while offline, at most.
+    public var queuedTextLimit: Int
+    /// Retry at once when the network changes (new default route, resume from suspend).
+    public var watchNetwork: Bool
 
     public init(
         endpoint: String? = nil, credential: Credential, setup: Setup,
-        policy: ConnectionMachine.Policy = .init(), heldAudioLimit: Int = 30 * 32_000
+        policy: ConnectionMachine.Policy = .init(), heldAudioLimit: Int = 30 * 32_000,
+        offlineAudioLimit: Int = 2 * 32_000, queuedTextLimit: Int = 50, watchNetwork: Bool = true
     ) {
         self.endpoint = endpoint
         self.credential = credential
         self.setup = setup
         self.policy = policy
         self.heldAudioLimit = heldAudioLimit
+        self.offlineAudioLimit = offlineAudioLimit
+        self.queuedTextLimit = queuedTextLimit
+        self.watchNetwork = watchNetwork
     }
 
     /// The URL to dial.
@@ -30,8 +42,10 @@ public struct LiveConfiguration: Sendable {
 
 /// A conversation with the Live service across as many connections as it takes: sends `setup` first, holds
 /// input until `setupComplete`, reports typed events, and keeps the conversation going through `goAway`
-/// hand-overs and dropped connections. Every method is thread-safe and never blocks, so the capture thread
-/// can hand mic audio straight to `sendAudio`.
+/// hand-overs, dropped connections and outages. A user turn that had no answer when its connection closed is
+/// sent again on the next one; typed turns wait in a queue while offline; a fresh session (refused or expired
+/// handle) is seeded with the conversation so far. Every method is thread-safe and never blocks, so the capture
+/// thread can hand mic audio straight to `sendAudio`.
 public final class LiveSession: Sendable {
     /// Events for the main loop.
     public let events: AsyncStream<LiveEvent>
@@ -44,18 +58,48 @@ public final class LiveSession: Sendable {
     private let epoch: ContinuousClock.Instant
     private let core: Mutex<Core>
 
+    /// Messages waiting for a live connection.
+    struct Held {
+        var message: ClientMessage
+        var isAudio: Bool {
+            if case .realtimeInput(let input) = message {
+                switch input {
+                case .audio, .activityStart, .activityEnd, .audioStreamEnd: return true
+                case .video, .text: return false
+                }
+            }
+            return false
+        }
+    }
+
+    /// The last user turn written to the wire, until the model answers it.
+    struct PendingTurn {
+        var messages: [ClientMessage]
+        /// The typed text, for the conversation log once answered.
+        var text: String?
+        var connection: Int
+        var resent = false
+    }
+
     struct Core: ~Copyable {
         var configuration: LiveConfiguration
         var machine: ConnectionMachine
         var connections: [Int: any LiveConnection] = [:]
-        /// Input waiting for a live connection.
-        var held: [ClientMessage] = []
+        /// Input waiting for a live connection (everything but typed turns).
+        var held: [Held] = []
         var heldAudioBytes = 0
-        /// The user's activity (push-to-talk) is open after everything sent and held.
-        var activityOpen = false
+        /// Typed turns waiting: while offline, and behind one another once back (one answer each).
+        var textQueue: [(id: Int, text: String)] = []
+        var nextTextID = 0
         /// Activity was open on the wire when the last connection went away: reopen it on the next.
         var carryActivity = false
         var wireActivityOpen = false
+        /// The push-to-talk activity being sent, kept to send again if its connection closes unanswered.
+        var activity: (messages: [ClientMessage], bytes: Int)?
+        var pending: PendingTurn?
+        var log = ConversationLog()
+        /// While offline, mic input beyond the short window is dropped (and reported once).
+        var offlineDropping = false
         var timerGeneration = 0
         var sentMessages = 0
         var closing = false
@@ -80,7 +124,10 @@ public final class LiveSession: Sendable {
     // MARK: - Commands
 
     /// Opens the first connection.
-    public func start() { step(.start) }
+    public func start() {
+        step(.start)
+        if core.withLock({ $0.configuration.watchNetwork }) { watchNetwork() }
+    }
 
     /// Closes the session for good.
     public func close() {
@@ -94,11 +141,36 @@ public final class LiveSession: Sendable {
         continuation.finish()
     }
 
+    /// Retry at once instead of waiting out the backoff (the user pressed `r`).
+    public func retryNow() { step(.retryNow(evenIfLive: false)) }
+
     /// Mic audio: 16 kHz mono s16le, ideally 20 ms chunks.
     public func sendAudio(_ pcm: Data) { send(.realtimeInput(.micAudio(pcm))) }
 
-    /// A typed user turn (`clientContent`), which also interrupts a reply in progress.
-    public func sendText(_ text: String) { send(.clientContent(.userText(text)), startsTurn: true) }
+    /// A typed user turn (`clientContent`), which also interrupts a reply in progress. While offline it waits in
+    /// a queue (reported with `.textQueued`) and is sent once the connection is back, one turn per answer.
+    /// Returns the turn's id, which the queue events name.
+    @discardableResult
+    public func sendText(_ text: String) -> Int {
+        var report: LiveEvent?
+        let id = core.withLock { core -> Int in
+            core.nextTextID += 1
+            let id = core.nextTextID
+            if core.closing { return id }
+            if core.textQueue.isEmpty, let live = core.machine.liveID, let c = core.connections[live] {
+                write(.clientContent(.userText(text)), to: c, id: live, core: &core)
+            } else if core.textQueue.count >= core.configuration.queuedTextLimit {
+                report = .textNotQueued(id: id, limit: core.configuration.queuedTextLimit)
+            } else {
+                core.textQueue.append((id, text))
+                report = .textQueued(id: id, waiting: core.textQueue.count)
+            }
+            return id
+        }
+        if let report { continuation.yield(report) }
+        if case .textNotQueued = report {} else { step(.turnStarted) }
+        return id
+    }
 
     /// Adds turns to the context without asking for a reply (`turnComplete: false`).
     public func seedContext(_ turns: [Content]) {
@@ -106,17 +178,19 @@ public final class LiveSession: Sendable {
         send(.clientContent(ClientContent(turns: turns, turnComplete: false)))
     }
 
-    /// Push-to-talk pressed (manual activity detection only).
-    public func activityStart() {
-        core.withLock { $0.activityOpen = true }
-        send(.realtimeInput(.activityStart), startsTurn: true)
+    /// The conversation so far from an earlier run (`--resume`), used to seed a fresh session if the service
+    /// refuses the saved handle. Call before `start`.
+    public func preloadContext(_ turns: [Content]) {
+        core.withLock { core in
+            for t in turns { core.log.appendTurn(role: t.role ?? "user", t.text) }
+        }
     }
 
+    /// Push-to-talk pressed (manual activity detection only).
+    public func activityStart() { send(.realtimeInput(.activityStart), startsTurn: true) }
+
     /// Push-to-talk released: call after the last mic chunk has been handed over.
-    public func activityEnd() {
-        core.withLock { $0.activityOpen = false }
-        send(.realtimeInput(.activityEnd))
-    }
+    public func activityEnd() { send(.realtimeInput(.activityEnd)) }
 
     /// The mic was paused (automatic activity detection only).
     public func audioStreamEnd() { send(.realtimeInput(.audioStreamEnd)) }
@@ -160,6 +234,9 @@ public final class LiveSession: Sendable {
     /// The connection state, for display.
     public var state: ConnectionMachine.State { core.withLock { $0.machine.state } }
 
+    /// Whether the session is offline (waiting to retry or retrying after a failure).
+    public var isOffline: Bool { core.withLock { $0.machine.isOffline } }
+
     /// The current setup (e.g. its voice).
     public var setup: Setup { core.withLock { $0.configuration.setup } }
 
@@ -170,37 +247,91 @@ public final class LiveSession: Sendable {
         core.withLock { core in
             if core.closing { return }
             if let id = core.machine.liveID, let connection = core.connections[id] {
-                write(message, to: connection, core: &core)
+                write(message, to: connection, id: id, core: &core)
             } else {
-                core.held.append(message)
-                if case .realtimeInput(.audio(let blob)) = message {
-                    core.heldAudioBytes += blob.data.count
-                    while core.heldAudioBytes > core.configuration.heldAudioLimit,
-                        let i = core.held.firstIndex(where: { if case .realtimeInput(.audio) = $0 { true } else { false } })
-                    {
-                        if case .realtimeInput(.audio(let old)) = core.held.remove(at: i) {
-                            core.heldAudioBytes -= old.data.count
-                            dropped += old.data.count
-                        }
-                    }
-                }
+                dropped = hold(message, core: &core)
             }
         }
         if dropped > 0 { continuation.yield(.heldAudioDropped(bytes: dropped)) }
         if startsTurn { step(.turnStarted) }
     }
 
-    private func write(_ message: ClientMessage, to connection: any LiveConnection, core: inout Core) {
+    /// Holds a message for the next live connection; returns the bytes of mic audio to report as dropped.
+    private func hold(_ message: ClientMessage, core: inout Core) -> Int {
+        let entry = Held(message: message)
+        var dropped = 0
+        guard entry.isAudio else {
+            core.held.append(entry)
+            return 0
+        }
+        let offline = core.machine.isOffline
+        if offline, core.offlineDropping { return 0 }  // already reported for this outage
+        core.held.append(entry)
+        if case .realtimeInput(.audio(let blob)) = message { core.heldAudioBytes += blob.data.count }
+        if offline, core.heldAudioBytes > core.configuration.offlineAudioLimit {
+            // A long outage: speech from before it would be stale by the time it is sent.
+            dropped = core.heldAudioBytes
+            core.held.removeAll { $0.isAudio }
+            core.heldAudioBytes = 0
+            core.offlineDropping = true
+            core.carryActivity = false
+            core.activity = nil
+            return dropped
+        }
+        while core.heldAudioBytes > core.configuration.heldAudioLimit,
+            let i = core.held.firstIndex(where: { if case .realtimeInput(.audio) = $0.message { true } else { false } })
+        {
+            if case .realtimeInput(.audio(let old)) = core.held.remove(at: i).message {
+                core.heldAudioBytes -= old.data.count
+                dropped += old.data.count
+            }
+        }
+        return dropped
+    }
+
+    private func write(_ message: ClientMessage, to connection: any LiveConnection, id: Int, core: inout Core) {
         do {
             connection.send(try codec.encode(message))
             core.sentMessages += 1
-            if case .realtimeInput(let input) = message {
-                if input == .activityStart { core.wireActivityOpen = true }
-                if input == .activityEnd { core.wireActivityOpen = false }
-            }
         } catch {
             logger.error("cannot encode \(message.kind): \(error)")
+            return
         }
+        switch message {
+        case .clientContent(let c) where c.turnComplete == true:
+            core.pending = PendingTurn(messages: [message], text: c.turns?.map(\.text).joined(separator: " "), connection: id)
+        case .realtimeInput(.text(let text)):
+            core.pending = PendingTurn(messages: [message], text: text, connection: id)
+        case .realtimeInput(.activityStart):
+            core.wireActivityOpen = true
+            core.activity = ([message], 0)
+        case .realtimeInput(.audio(let blob)):
+            guard var a = core.activity else { break }
+            a.messages.append(message)
+            a.bytes += blob.data.count
+            core.activity = a.bytes <= core.configuration.heldAudioLimit ? a : nil
+        case .realtimeInput(.activityEnd):
+            core.wireActivityOpen = false
+            if let a = core.activity { core.pending = PendingTurn(messages: a.messages + [message], text: nil, connection: id) }
+            core.activity = nil
+        default:
+            break
+        }
+    }
+
+    /// The model answered (its first output for the turn): the pending turn needs no resend.
+    private func answered(core: inout Core) {
+        guard let p = core.pending else { return }
+        core.pending = nil
+        if let text = p.text { core.log.appendTurn(role: "user", text) }
+    }
+
+    /// Sends the next queued typed turn when nothing else waits for an answer.
+    private func sendNextQueued(core: inout Core, events: inout [LiveEvent]) {
+        guard core.pending == nil, !core.textQueue.isEmpty, let id = core.machine.liveID, let c = core.connections[id] else { return }
+        let next = core.textQueue.removeFirst()
+        write(.clientContent(.userText(next.text)), to: c, id: id, core: &core)
+        events.append(.queuedTextSent(ids: [next.id]))
     }
 
     // MARK: - The machine
@@ -235,7 +366,7 @@ public final class LiveSession: Sendable {
             case .sendSetup(let id, let handle):
                 var setup = core.configuration.setup
                 setup.sessionResumption = SessionResumptionConfig(handle: handle)
-                if let c = core.connections[id] { write(.setup(setup), to: c, core: &core) }
+                if let c = core.connections[id] { write(.setup(setup), to: c, id: id, core: &core) }
             case .live(let id, let resumed):
                 events.append(.setupComplete(resumed: resumed))
                 if let start = core.handoverStartedAt {
@@ -243,15 +374,7 @@ public final class LiveSession: Sendable {
                     logger.info("hand-over to a new connection took \(Int(((now - start) * 1000).rounded())) ms (resumed: \(resumed))")
                 }
                 guard let c = core.connections[id] else { break }
-                core.wireActivityOpen = false
-                var held = core.held
-                core.held = []
-                core.heldAudioBytes = 0
-                if core.carryActivity, held.first != .realtimeInput(.activityStart) {
-                    held.insert(.realtimeInput(.activityStart), at: 0)
-                }
-                core.carryActivity = false
-                for m in held { write(m, to: c, core: &core) }
+                goLive(c, id: id, resumed: resumed, core: &core, events: &events)
             case .closeTransport(let id, let code, let reason):
                 if reason == "hand-over" { core.handoverStartedAt = now }
                 if core.machine.liveID == nil || core.machine.liveID == id { core.carryActivity = core.wireActivityOpen || core.carryActivity }
@@ -260,8 +383,36 @@ public final class LiveSession: Sendable {
                 events.append(.reconnecting(attempt: attempt, delay: delay, after: after))
             case .fail(let reason):
                 events.append(.failed(reason))
+            case .freshSession(let cause):
+                logger.info("starting a fresh session: \(cause)")
+                events.append(.freshSession(cause))
             }
         }
+    }
+
+    /// A connection went live: seed a fresh session, send again the turn its predecessor left unanswered, then
+    /// what was held, then the first queued typed turn.
+    private func goLive(_ c: any LiveConnection, id: Int, resumed: Bool, core: inout Core, events: inout [LiveEvent]) {
+        core.wireActivityOpen = false
+        core.offlineDropping = false
+        if !resumed, !core.log.isEmpty {
+            write(.clientContent(ClientContent(turns: core.log.contents, turnComplete: false)), to: c, id: id, core: &core)
+        }
+        if let p = core.pending, p.connection != id, !p.resent, !(core.carryActivity && p.text == nil) {
+            logger.info("sending the unanswered \(p.text == nil ? "spoken" : "typed") turn again on the new connection")
+            for m in p.messages { write(m, to: c, id: id, core: &core) }
+            core.pending?.resent = true
+            events.append(.turnResent(typed: p.text != nil))
+        }
+        var held = core.held
+        core.held = []
+        core.heldAudioBytes = 0
+        if core.carryActivity, held.first?.message != .realtimeInput(.activityStart) {
+            held.insert(Held(message: .realtimeInput(.activityStart)), at: 0)
+        }
+        core.carryActivity = false
+        for h in held { write(h.message, to: c, id: id, core: &core) }
+        sendNextQueued(core: &core, events: &events)
     }
 
     private func attemptNumber(_ state: ConnectionMachine.State) -> Int {
@@ -280,6 +431,34 @@ public final class LiveSession: Sendable {
         }
     }
 
+    /// Every 2 s: a resume from suspend or a new default route makes an offline session retry at once (and
+    /// replaces a live connection after a suspend, since it most likely died meanwhile).
+    private func watchNetwork() {
+        Task { [weak self] in
+            var watch = NetworkWatch()
+            let monotonic = SuspendingClock()
+            let origin = monotonic.now
+            while let s = self, !s.core.withLock({ $0.closing }) {
+                let m = origin.duration(to: monotonic.now)
+                let change = watch.observe(
+                    wall: Date().timeIntervalSince1970,
+                    monotonic: Double(m.components.seconds) + Double(m.components.attoseconds) / 1e18,
+                    route: NetworkWatch.readDefaultRoute())
+                if let change {
+                    let offline = s.isOffline
+                    if case .resumedFromSuspend = change {
+                        s.logger.info("network watch: \(change); reconnecting at once")
+                        s.step(.retryNow(evenIfLive: true))
+                    } else if offline {
+                        s.logger.info("network watch: \(change); retrying at once")
+                        s.step(.retryNow(evenIfLive: false))
+                    }
+                }
+                try? await Task.sleep(for: .seconds(2))
+            }
+        }
+    }
+
     // MARK: - Receiving
 
     private func transportEvent(_ event: TransportEvent, id: Int) {
@@ -293,7 +472,10 @@ public final class LiveSession: Sendable {
                 if core.machine.liveID == id { core.carryActivity = core.wireActivityOpen }
                 return true
             }
-            if current { continuation.yield(.connectionClosed(reason)) }
+            if current {
+                logger.info("connection closed: \(reason.codeAndReason)")
+                continuation.yield(.connectionClosed(reason))
+            }
             step(.transportClosed(id: id, reason))
         case .frame(let bytes):
             guard core.withLock({ $0.connections[id] != nil }) else { return }
@@ -303,6 +485,14 @@ public final class LiveSession: Sendable {
                 logger.warning("malformed server frame: \(error)")
                 continuation.yield(.protocolError("\(error)"))
             }
+        }
+    }
+
+    /// Notes model output for the pending turn and the conversation log.
+    private func modelSaid(_ text: String?) {
+        core.withLock { core in
+            answered(core: &core)
+            if let text { core.log.append(role: "model", text) }
         }
     }
 
@@ -316,24 +506,32 @@ public final class LiveSession: Sendable {
             }
             if let t = content.inputTranscription, let text = t.text ?? (t.finished == true ? "" : nil) {
                 step(.turnStarted)
+                core.withLock { core in
+                    // A typed turn's echo is not new speech.
+                    if core.pending?.text == nil { core.log.append(role: "user", text) }
+                }
                 continuation.yield(.inputTranscription(text, finished: t.finished ?? false))
             }
             if let turn = content.modelTurn {
                 step(.turnStarted)
+                modelSaid(nil)
                 for part in turn.parts {
                     if let blob = part.inlineData, blob.mimeType.hasPrefix("audio/") {
                         if let playback { playback(.play(blob.data)) } else { continuation.yield(.audio(blob.data)) }
                     } else if let text = part.text, part.thought != true {
+                        modelSaid(text)
                         continuation.yield(.modelText(text))
                     }
                 }
             }
             if let t = content.outputTranscription, let text = t.text ?? (t.finished == true ? "" : nil) {
+                modelSaid(text)
                 continuation.yield(.outputTranscription(text, finished: t.finished ?? false))
             }
         }
         if let call = message.toolCall {
             step(.turnStarted)
+            modelSaid(nil)
             continuation.yield(.toolCall(call.functionCalls))
         }
         if let cancel = message.toolCallCancellation { continuation.yield(.toolCallCancellation(ids: cancel.ids)) }
@@ -344,6 +542,9 @@ public final class LiveSession: Sendable {
                 playback?(.turnComplete)
                 continuation.yield(.turnComplete(reason: content.turnCompleteReason))
                 step(.turnEnded)
+                var out: [LiveEvent] = []
+                core.withLock { core in sendNextQueued(core: &core, events: &out) }
+                for e in out { continuation.yield(e) }
             }
         }
         if let update = message.sessionResumptionUpdate {
