@@ -8,8 +8,13 @@ struct Ask: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ask one question (text or a WAV file) and print the transcripts.",
         discussion: """
-            Exits 0 when the model's turn is complete. On failure it prints the close code, the server's reason
-            and what to do, and exits non-zero (69 when the service refused the request).
+            Like the full-screen app, ask reconnects after a transient close (and asks again if its question had
+            no answer yet), waits through a network outage, and continues in a new session if the service cannot
+            resume the old one. Failures print the close code, the server's reason and what to do.
+
+            Exit status: 0 the turn completed · 64 bad command line · 69 the service refused the request for good
+            (key, model or options, account: quota, billing, API disabled) · 75 gave up on a transient failure or
+            an outage after --timeout · 78 bad config file · 1 anything else.
             """
     )
 
@@ -28,7 +33,7 @@ struct Ask: AsyncParsableCommand {
     @Flag(name: .customLong("allow-shell"), help: "Let the model run shell commands (with tools.run_shell_command on); denied otherwise, since no one is there to confirm.")
     var allowShell = false
 
-    @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up after this many seconds, outages included (exit 75).", valueName: "seconds"))
     var timeout: Double = 120
 
     @OptionGroup var common: CommonOptions
@@ -47,13 +52,11 @@ struct Ask: AsyncParsableCommand {
         let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
         for p in problems { StandardStream.write("parley: \(p)\n", to: 2) }
         let tools = registry
-        var policy = ConnectionMachine.Policy()
-        policy.reconnects = false
         let replyAudio = ReplyAudio()
         let session = LiveSession(
             configuration: LiveConfiguration(
                 endpoint: config.endpoint, credential: credential,
-                setup: config.setup(tools: tools.declarations, manualActivity: speech != nil), policy: policy),
+                setup: config.setup(tools: tools.declarations, manualActivity: speech != nil)),
             logger: Logger(label: "parley.ask"),
             playback: { command in
                 if case .play(let pcm) = command { replyAudio.append(pcm) }
@@ -71,6 +74,7 @@ struct Ask: AsyncParsableCommand {
         var asked = false
         var outcome: ParleyError?
         var completed = false
+        var lastClose: CloseReason?
         loop: for await event in session.events {
             printer.print(event)
             switch event {
@@ -94,9 +98,11 @@ struct Ask: AsyncParsableCommand {
                 })
             case .toolCallCancellation(let ids):
                 runner.cancel(ids)
-            case .turnComplete:
+            case .turnComplete where asked:
                 completed = true
                 session.close()
+            case .connectionClosed(let reason):
+                lastClose = reason
             case .failed(let reason):
                 outcome = .closed(reason)
                 session.close()
@@ -113,7 +119,12 @@ struct Ask: AsyncParsableCommand {
         }
         if let outcome { throw report(outcome) }
         if !completed {
-            throw report(.usage("no answer within \(Int(timeout)) s (raise --timeout, or check --endpoint)"))
+            let offline = session.isOffline || !asked
+            let last = lastClose.map { " (last: \($0.codeAndReason), \($0.message))" } ?? ""
+            throw report(.gaveUp(offline
+                ? "gave up after \(Int(timeout)) s: the Live service could not be reached\(last); try again later, raise --timeout, or check --endpoint"
+                : "no answer within \(Int(timeout)) s\(last); raise --timeout, or try again"))
         }
     }
 }
+

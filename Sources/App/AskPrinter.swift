@@ -23,7 +23,15 @@ final class AskPrinter {
             for c in calls { emit("[tool] \(c.name)(\(c.args.compactText))\n") }
         case .reconnecting(let attempt, let delay, let after):
             endLine()
-            emitError("connection lost (\(after.description)); reconnecting in \(String(format: "%.1f", delay)) s (attempt \(attempt))")
+            emitError("connection lost (\(after.codeAndReason): \(after.message)); retrying in \(String(format: "%.1f", delay)) s (attempt \(attempt))")
+        case .freshSession(let cause):
+            endLine()
+            emitError(Self.freshSessionLine(cause))
+        case .turnResent:
+            endLine()
+            emitError("the question had no answer yet: asked again on the new connection")
+        case .textQueued:
+            emitError("offline: the question waits until the connection is back")
         default: break
         }
     }
@@ -58,6 +66,16 @@ final class AskPrinter {
 
     static func quote(_ s: String) -> String { JSONValue.string(s).compactText }
 
+    /// The one line that tells the user the conversation moved to a new session.
+    static func freshSessionLine(_ cause: ConnectionMachine.FreshSessionCause) -> String {
+        switch cause {
+        case .handleRefused(let r):
+            "the service could not resume the conversation (\(r.codeAndReason)); continuing in a new session seeded with the conversation so far"
+        case .handleExpired(let age):
+            "the conversation's resumption handle expired (\(Int(age / 60)) min old); continuing in a new session seeded with the conversation so far"
+        }
+    }
+
     static func jsonLine(_ event: LiveEvent) -> String? {
         func obj(_ name: String, _ fields: [String: JSONValue] = [:]) -> String {
             var f = fields
@@ -87,10 +105,20 @@ final class AskPrinter {
             return obj("usage", f)
         case .connectionClosed(let r): return obj("connectionClosed", ["code": .number(Double(r.code)), "reason": .string(r.reason)])
         case .reconnecting(let a, let d, let r):
-            return obj("reconnecting", ["attempt": .number(Double(a)), "delay": .number(d), "code": .number(Double(r.code)), "reason": .string(r.reason)])
+            return obj("reconnecting", ["attempt": .number(Double(a)), "delay": .number(d), "code": .number(Double(r.code)), "reason": .string(r.reason), "message": .string(r.message)])
         case .protocolError(let d): return obj("protocolError", ["detail": .string(d)])
         case .heldAudioDropped(let b): return obj("heldAudioDropped", ["bytes": .number(Double(b))])
-        case .failed(let r): return obj("failed", ["code": .number(Double(r.code)), "reason": .string(r.reason), "hint": .string(r.hint)])
+        case .failed(let r):
+            return obj("failed", ["code": .number(Double(r.code)), "reason": .string(r.reason), "message": .string(r.message), "hint": .string(r.hint)])
+        case .textQueued(let id, _, let waiting): return obj("textQueued", ["id": .number(Double(id)), "waiting": .number(Double(waiting))])
+        case .queuedTextSent(let ids): return obj("queuedTextSent", ["ids": .array(ids.map { .number(Double($0)) })])
+        case .textNotQueued(let id, let limit): return obj("textNotQueued", ["id": .number(Double(id)), "limit": .number(Double(limit))])
+        case .turnResent(let typed): return obj("turnResent", ["typed": .bool(typed)])
+        case .freshSession(let cause):
+            switch cause {
+            case .handleRefused(let r): return obj("freshSession", ["cause": .string("handleRefused"), "code": .number(Double(r.code)), "reason": .string(r.reason)])
+            case .handleExpired(let age): return obj("freshSession", ["cause": .string("handleExpired"), "age": .number(age)])
+            }
         case .closed: return nil
         }
     }

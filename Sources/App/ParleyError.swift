@@ -7,6 +7,8 @@ enum ParleyError: Error, CustomStringConvertible {
     case file(path: String, problem: String)
     case closed(CloseReason)
     case usage(String)
+    /// A transient failure or an outage outlasted the time allowed (EX_TEMPFAIL: trying later may work).
+    case gaveUp(String)
 
     var description: String {
         switch self {
@@ -21,18 +23,20 @@ enum ParleyError: Error, CustomStringConvertible {
             return "\(path): \(problem)"
         case .closed(let reason):
             return "the Live service \(reason)"
-        case .usage(let text):
+        case .usage(let text), .gaveUp(let text):
             return text
         }
     }
 
     /// The exit status: 64 for usage errors (EX_USAGE), 78 for configuration (EX_CONFIG), 69 when the service
-    /// refused us (EX_UNAVAILABLE), 1 otherwise.
+    /// refused us for good (EX_UNAVAILABLE: key, request or account), 75 when a transient failure or an outage
+    /// outlasted the time allowed (EX_TEMPFAIL), 1 otherwise.
     var exitCode: Int32 {
         switch self {
         case .usage: 64
         case .config: 78
-        case .closed: 69
+        case .closed(let reason): reason.isFatal ? 69 : 75
+        case .gaveUp: 75
         case .noAPIKey, .file: 1
         }
     }

@@ -32,7 +32,7 @@ public enum LiveEvent: Sendable, Equatable {
     /// offline (held audio beyond a short window is dropped and no more is held until the connection is back).
     case heldAudioDropped(bytes: Int)
     /// A typed turn (the id `sendText` returned) waits for the connection; `waiting` typed turns are queued.
-    case textQueued(id: Int, waiting: Int)
+    case textQueued(id: Int, text: String, waiting: Int)
     /// Queued typed turns were sent, in this order, on a connection that just went live.
     case queuedTextSent(ids: [Int])
     /// A typed turn could not be queued: too many are waiting already.

@@ -163,7 +163,7 @@ public final class LiveSession: Sendable {
                 report = .textNotQueued(id: id, limit: core.configuration.queuedTextLimit)
             } else {
                 core.textQueue.append((id, text))
-                report = .textQueued(id: id, waiting: core.textQueue.count)
+                report = .textQueued(id: id, text: text, waiting: core.textQueue.count)
             }
             return id
         }

@@ -6,6 +6,8 @@ public enum ConnectionState: Sendable, Equatable {
     case resuming(inSeconds: Int?)
     case failed(reason: String)
     case offline
+    /// The network or the service is away; the next attempt is in `inSeconds` (nil: under way).
+    case offlineRetrying(inSeconds: Int?)
 }
 
 /// How Space is read, shown in the header.

@@ -51,6 +51,8 @@ public enum HeaderView {
         case .resuming(nil): return ("resuming", .stateResuming)
         case .failed(let r): return ("failed: \(r)", .stateFailed)
         case .offline: return ("offline", .stateOffline)
+        case .offlineRetrying(let n?): return ("offline — retrying in \(n) s (r: now)", .stateOffline)
+        case .offlineRetrying(nil): return ("offline — retrying now", .stateOffline)
         }
     }
 

@@ -52,14 +52,15 @@ final class ConnectionMachineTests: XCTestCase {
         }
     }
 
-    func testDropReconnectsWithBackoffAndGivesUpAfterFiveAttempts() {
+    func testDropsKeepRetryingWithBackoffGrowingToTheCap() {
         m = ConnectionMachine(policy: { var p = ConnectionMachine.Policy(); p.jitter = 0; return p }())
         var id = goLive()
         var delays: [Double] = []
-        for _ in 0..<5 {
+        for _ in 0..<9 {
             let actions = on(.transportClosed(id: id, .dropped()))
             guard case .reconnecting(_, let delay, _)? = actions.first else { return XCTFail("\(actions)") }
             delays.append(delay)
+            XCTAssertTrue(m.isOffline)
             XCTAssertEqual(on(.tick, at: now + delay / 2), [])
             let connect = on(.tick, at: now + delay)
             guard case .connect(let next, _)? = connect.first else { return XCTFail("\(connect)") }
@@ -68,9 +69,118 @@ final class ConnectionMachineTests: XCTestCase {
             on(.setupComplete(id: id))
             now += 1  // dies again before it is stable
         }
-        XCTAssertEqual(delays, [0.1, 1, 2, 4, 8])
-        let last = on(.transportClosed(id: id, .dropped()))
-        guard case .fail? = last.first else { return XCTFail("\(last)") }
+        XCTAssertEqual(delays, [0.1, 1, 2, 4, 8, 16, 30, 30, 30])
+    }
+
+    func testAttemptLimitWhenThePolicySetsOne() {
+        m = ConnectionMachine(policy: { var p = ConnectionMachine.Policy(); p.maxAttempts = 1; return p }())
+        let id = goLive()
+        guard case .reconnecting? = on(.transportClosed(id: id, .dropped())).first else { return XCTFail() }
+        guard case .connect(let next, _)? = on(.tick, at: 1).first else { return XCTFail() }
+        guard case .fail? = on(.transportClosed(id: next, .dropped()), at: 1.1).first else { return XCTFail() }
+    }
+
+    /// Drives an outage of `seconds` (every attempt refused at once) and returns the connect action after it.
+    func outage(from id: Int, seconds: Double) -> (attempts: Int, connect: [ConnectionMachine.Action]) {
+        let start = now
+        var actions = on(.transportClosed(id: id, .dropped("cannot reach 127.0.0.1:1")))
+        var attempts = 0
+        var fresh: [ConnectionMachine.Action] = []
+        while true {
+            guard case .reconnecting(_, let delay, _)? = actions.last else { XCTFail("\(actions)"); return (attempts, []) }
+            let connect = on(.tick, at: now + delay)
+            attempts += 1
+            fresh += connect.filter { if case .freshSession = $0 { true } else { false } }
+            guard case .connect(let next, _)? = connect.last else { XCTFail("\(connect)"); return (attempts, []) }
+            if now - start >= seconds { return (attempts, fresh + connect.filter { if case .freshSession = $0 { false } else { true } }) }
+            actions = on(.transportClosed(id: next, .dropped("cannot reach 127.0.0.1:1")), at: now + 0.01)
+        }
+    }
+
+    func testOutagesOfTwentySecondsAndTwoMinutesResumeWithTheHandle() {
+        for seconds in [20.0, 120] {
+            m = ConnectionMachine()
+            now = 0
+            let id = goLive()
+            on(.resumptionHandle(Secret("h1")), at: 1)
+            let (attempts, connect) = outage(from: id, seconds: seconds)
+            XCTAssertGreaterThan(attempts, 5, "more attempts than the old limit of five")
+            guard case .connect(let next, let handle)? = connect.last else { return XCTFail("\(connect)") }
+            XCTAssertEqual(handle, Secret("h1"), "resumes the same conversation after \(seconds) s")
+            XCTAssertFalse(connect.contains { if case .freshSession = $0 { true } else { false } })
+            on(.transportOpened(id: next))
+            XCTAssertEqual(on(.setupComplete(id: next)), [.live(id: next, resumed: true)])
+            XCTAssertFalse(m.isOffline)
+        }
+    }
+
+    func testOutagePastTheHandlesLifetimeStartsAFreshSessionAndSaysSo() {
+        m = ConnectionMachine()
+        let id = goLive()
+        on(.resumptionHandle(Secret("h1")), at: 1)
+        let (_, connect) = outage(from: id, seconds: 2 * 3600 + 60)
+        guard case .freshSession(.handleExpired(let age))? = connect.first else { return XCTFail("\(connect)") }
+        XCTAssertGreaterThanOrEqual(age, 2 * 3600)
+        guard case .connect(let next, nil)? = connect.last else { return XCTFail("\(connect)") }
+        on(.transportOpened(id: next))
+        XCTAssertEqual(on(.setupComplete(id: next)), [.live(id: next, resumed: false)])
+    }
+
+    func testRetryNowSkipsTheBackoff() {
+        let id = goLive()
+        guard case .reconnecting(_, let delay, _)? = on(.transportClosed(id: id, .dropped()), at: 1).first else { return XCTFail() }
+        XCTAssertGreaterThan(delay, 0)
+        guard case .connect? = on(.retryNow(evenIfLive: false), at: 1.01).last else { return XCTFail("\(m.state)") }
+        // While live, only a suspend (evenIfLive) replaces the connection.
+        m = ConnectionMachine()
+        let live = goLive()
+        XCTAssertEqual(on(.retryNow(evenIfLive: false)), [])
+        XCTAssertEqual(on(.retryNow(evenIfLive: true)).first, .closeTransport(id: live, code: 1000, reason: "network changed"))
+    }
+
+    func testFirstConnectionKeepsTryingThroughANetworkFailure() {
+        guard case .connect(let id, _)? = on(.start).first else { return XCTFail() }
+        let (attempts, connect) = outage(from: id, seconds: 60)
+        XCTAssertGreaterThan(attempts, 5)
+        XCTAssertTrue(m.isOffline)
+        guard case .connect? = connect.last else { return XCTFail() }
+    }
+
+    func testTransientClosesReconnectAndTimeLimitIsNotAWrongModel() {
+        for reason in [CloseReason.internalError, .deadlineExpired, .timeLimit, CloseReason(code: 1001, reason: "")] {
+            m = ConnectionMachine()
+            let id = goLive()
+            on(.resumptionHandle(Secret("h1")), at: 1)
+            let actions = on(.transportClosed(id: id, reason), at: 2)
+            XCTAssertFalse(actions.contains { if case .fail = $0 { true } else { false } }, "\(reason): \(actions)")
+        }
+    }
+
+    func testRefusedHandleStartsAFreshSessionAtOnce() {
+        let id = goLive()
+        on(.resumptionHandle(Secret("h1")), at: 1)
+        guard case .reconnecting(_, let d, _)? = on(.transportClosed(id: id, .dropped()), at: 2).first else { return XCTFail() }
+        guard case .connect(let next, Secret("h1"))? = on(.tick, at: 2 + d).last else { return XCTFail() }
+        on(.transportOpened(id: next))
+        let actions = on(.transportClosed(id: next, .sessionExpired))
+        XCTAssertEqual(actions, [.freshSession(.handleRefused(.sessionExpired)), .connect(id: next + 1, resumeWith: nil)])
+    }
+
+    func testRequestedEntityNotFoundResumesOnceThenStartsFresh() {
+        let id = goLive()
+        on(.resumptionHandle(Secret("h1")), at: 1)
+        XCTAssertEqual(on(.transportClosed(id: id, .entityNotFound), at: 2), [.connect(id: id + 1, resumeWith: Secret("h1"))])
+        on(.transportOpened(id: id + 1))
+        XCTAssertEqual(on(.transportClosed(id: id + 1, .entityNotFound)),
+                       [.freshSession(.handleRefused(.entityNotFound)), .connect(id: id + 2, resumeWith: nil)])
+    }
+
+    func testAccountClosesAreFatal() {
+        for reason in [CloseReason.quotaExceeded, .resourceExhausted, .apiDisabled, .invalidAPIKey] {
+            m = ConnectionMachine()
+            let id = goLive()
+            XCTAssertEqual(on(.transportClosed(id: id, reason)), [.fail(reason)])
+        }
     }
 
     func testJitterStaysWithinBounds() {
@@ -109,7 +219,8 @@ final class ConnectionMachineTests: XCTestCase {
         // Two hours later the handle is too old to use.
         now += 2 * 3600
         guard case .reconnecting(_, let d2, _)? = on(.transportClosed(id: next, .dropped())).first else { return XCTFail() }
-        guard case .connect(_, let stale)? = on(.tick, at: now + d2).first else { return XCTFail() }
+        let actions = on(.tick, at: now + d2)
+        guard case .freshSession(.handleExpired)? = actions.first, case .connect(_, let stale)? = actions.last else { return XCTFail("\(actions)") }
         XCTAssertNil(stale)
     }
 

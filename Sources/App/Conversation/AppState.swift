@@ -17,6 +17,8 @@ struct AppState: Sendable {
     /// Open mic was muted by the user.
     var micMuted = false
     var connected = false
+    /// The connection is lost and being retried (typed turns queue, the mic pauses).
+    var offline = false
     /// The model is answering (from its first output to `turnComplete`).
     var modelResponding = false
     var userEntry: Int?
@@ -108,6 +110,8 @@ enum Effect: Sendable, Equatable {
     case scroll(ScrollCommand)
     /// A new session started without the old one's context: give it the transcript so far.
     case seedTranscript
+    /// Offline: try to reconnect now.
+    case retryNow
     case export
     case quit
 }

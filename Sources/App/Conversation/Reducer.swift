@@ -164,6 +164,8 @@ enum Reducer {
         case .scrollLineDown: return [.scroll(.lines(1))]
         case .export:
             return [.export]
+        case .retryNow:
+            return s.offline ? [.retryNow] : []
         }
     }
 
@@ -185,6 +187,11 @@ enum Reducer {
         switch action {
         case .startTalking:
             guard !s.micOpen else { return [] }
+            guard !s.offline else {
+                _ = s.ptt.cancel()
+                s.ui.status = "offline: push-to-talk is paused until the connection is back (Tab types a queued message, r retries now)"
+                return []
+            }
             guard s.audioAvailable else {
                 _ = s.ptt.cancel()
                 s.ui.status = "no audio: press Tab to type instead"
@@ -235,13 +242,15 @@ enum Reducer {
     static func handleLive(_ s: inout AppState, _ e: LiveEvent, now: Double) -> [Effect] {
         var fx: [Effect] = []
         switch e {
-        case .connecting(_, let resuming):
+        case .connecting(let attempt, let resuming):
             s.connected = false
             s.reconnectAt = nil
-            s.ui.header.connection = resuming || s.sessionStartedAt != nil ? .resuming(inSeconds: nil) : .connecting
+            s.ui.header.connection = attempt > 0 ? .offlineRetrying(inSeconds: nil)
+                : resuming || s.sessionStartedAt != nil ? .resuming(inSeconds: nil) : .connecting
         case .setupComplete(let resumed):
             let first = s.sessionStartedAt == nil
             s.connected = true
+            s.offline = false
             s.reconnectAt = nil
             s.goAwayDeadline = nil
             s.ui.header.connection = .live
@@ -254,13 +263,11 @@ enum Reducer {
                     ? "voice changed to \(voice) — the conversation continues"
                     : "voice changed to \(voice) — new session, seeded with the transcript so far")
                 fx.append(.record(.voice(voice, resumed: resumed)))
-                if !resumed { fx.append(.seedTranscript) }
             } else if !first {
                 fx += system(&s, resumed
                     ? "reconnected — conversation resumed"
-                    : "reconnected — new session (the old one could not be resumed), seeded with the transcript so far")
+                    : "reconnected — new session, seeded with the transcript so far")
                 fx.append(.record(.reconnect(resumed: resumed)))
-                if !resumed { fx.append(.seedTranscript) }
             }
             if let mode = s.pendingMode {
                 s.pendingMode = nil
@@ -331,19 +338,35 @@ enum Reducer {
             if s.micOpen, s.mode == .open { s.micOpen = false }
         case .reconnecting(let attempt, let delay, let after):
             s.connected = false
+            s.offline = true
             s.reconnectAt = now + delay
-            fx += system(&s, "connection lost (\(after.description)); reconnecting, attempt \(attempt)", error: true)
+            s.ui.header.connection = .offlineRetrying(inSeconds: max(0, Int(delay.rounded(.up))))
+            if attempt == 1 {
+                fx += system(&s, "connection lost (\(after.codeAndReason): \(after.message)) — retrying until it is back (r: now); typed messages wait in a queue", error: true)
+            }
+        case .textQueued(let id, let text, let waiting):
+            fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            fx.append(.record(.queued(id: id, text: text)))
+        case .queuedTextSent(let ids):
+            fx += ids.map { .record(.sent(id: $0)) }
+        case .textNotQueued(_, let limit):
+            fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
+        case .turnResent:
+            fx += system(&s, "your last turn had no answer yet: sent again on the new connection")
+        case .freshSession(let cause):
+            fx += system(&s, AskPrinter.freshSessionLine(cause))
         case .protocolError(let detail):
             fx += system(&s, "ignored a malformed message from the server (\(detail))", error: true)
         case .heldAudioDropped(let bytes):
-            fx += system(&s, "the connection was down too long: \(bytes / 32) ms of the oldest mic audio could not be kept", error: true)
+            fx += system(&s, "the connection is down: \(bytes / 32) ms of mic audio were not sent; the microphone is paused until it is back", error: true)
         case .failed(let reason):
             s.connected = false
+            s.offline = false
             s.reconnectAt = nil
             s.ui.header.connection = .failed(reason: reason.reason.isEmpty ? "code \(reason.code)" : reason.reason)
             if s.micOpen { fx += stopMic(&s) }
             _ = s.ptt.cancel()
-            fx += system(&s, "disconnected: \(reason.description)", error: true)
+            fx += system(&s, "disconnected: \(reason.codeAndReason): \(reason.message) — \(reason.hint)", error: true)
         case .closed:
             s.connected = false
         }
@@ -416,7 +439,9 @@ enum Reducer {
     static func refreshHeader(_ s: inout AppState, now: Double) {
         s.ui.header.sessionAge = s.sessionStartedAt.map { Int(now - $0) }
         s.ui.header.goAwaySeconds = s.goAwayDeadline.map { max(0, Int(($0 - now).rounded(.up))) }
-        if let at = s.reconnectAt, case .resuming = s.ui.header.connection {
+        if let at = s.reconnectAt, case .offlineRetrying(.some) = s.ui.header.connection {
+            s.ui.header.connection = .offlineRetrying(inSeconds: max(0, Int((at - now).rounded(.up))))
+        } else if let at = s.reconnectAt, case .resuming = s.ui.header.connection {
             s.ui.header.connection = .resuming(inSeconds: max(0, Int((at - now).rounded(.up))))
         } else if let at = s.reconnectAt, !s.connected {
             s.ui.header.connection = .resuming(inSeconds: max(0, Int((at - now).rounded(.up))))

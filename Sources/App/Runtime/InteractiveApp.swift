@@ -68,6 +68,12 @@ final class InteractiveApp {
         audio.attach(session)
         audio.setManualActivity(config.mode == .ptt)
         if let resume { session.restoreHandle(resume.handle, age: resumeAge) }
+        if let resume, let path = resume.transcript, let records = try? TranscriptStore.read(path) {
+            session.preloadContext(records.compactMap { r in
+                guard r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty else { return nil }
+                return Content(role: r.kind, text: text)
+            })
+        }
 
         let store: TranscriptStore?
         do {
@@ -154,6 +160,8 @@ final class InteractiveApp {
             case .scroll(let cmd): renderer.scrollTranscript(cmd, in: &state.ui)
             case .seedTranscript:
                 session.seedContext(Self.context(from: state.ui.transcript))
+            case .retryNow:
+                session.retryNow()
             case .export:
                 if let store {
                     let md = (store.path as NSString).deletingPathExtension + ".md"

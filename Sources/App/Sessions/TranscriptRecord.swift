@@ -5,7 +5,8 @@ import Live
 struct TranscriptRecord: Codable, Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
-    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `reconnect`, `voice`.
+    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `reconnect`, `voice`, `queued` (a typed
+    /// turn waiting while offline), `sent` (a queued turn sent; `turnID` names it).
     var kind: String
     var text: String?
     var interrupted: Bool?
@@ -19,6 +20,8 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var voice: String?
     var model: String?
     var resumed: Bool?
+    /// The id of a queued typed turn, in its `queued` and `sent` records.
+    var turnID: Int?
 
     init(kind: String) { self.kind = kind }
 
@@ -49,6 +52,19 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     static func reconnect(resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "reconnect")
         r.resumed = resumed
+        return r
+    }
+
+    static func queued(id: Int, text: String) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "queued")
+        r.turnID = id
+        r.text = text
+        return r
+    }
+
+    static func sent(id: Int) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "sent")
+        r.turnID = id
         return r
     }
 
