@@ -29,6 +29,10 @@ public final class LiveSimulator: Sendable {
         var host = "127.0.0.1"
         var port: Int?
         var children: [ObjectIdentifier: any Channel] = [:]
+        var down: OutageMode?
+        /// The port to come back on after an outage that unbound it.
+        var downPort: Int?
+        var outageTask: Task<Void, Never>?
     }
 
     /// - Parameters:
@@ -50,11 +54,60 @@ public final class LiveSimulator: Sendable {
     @discardableResult
     public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
         if let port = server.withLock({ $0.port }) { return port }
+        let bound = try await bind(host: host, port: port)
+        if let outage = options.outage {
+            let task = Task { [weak self] in
+                try? await Task.sleep(for: outage.after)
+                guard !Task.isCancelled else { return }
+                try? await self?.setDown(outage.mode)
+                try? await Task.sleep(for: outage.length)
+                guard !Task.isCancelled else { return }
+                try? await self?.setDown(nil)
+            }
+            server.withLock { $0.outageTask = task }
+        }
+        return bound
+    }
+
+    /// Takes the simulator down (every open connection drops, as when the network goes away) or brings it back
+    /// on the same port (pass nil). Down with `.refuseConnections` nothing listens; with `.closeImmediately`
+    /// connections are accepted and closed before the upgrade.
+    public func setDown(_ mode: OutageMode?) async throws {
+        let (listener, children, host, port) = server.withLock { s -> ((any Channel)?, [any Channel], String, Int?) in
+            let was = s.down
+            s.down = mode
+            guard mode != nil, was == nil else { return (nil, [], s.host, s.downPort) }
+            s.downPort = s.port
+            let kids = Array(s.children.values)
+            s.children = [:]
+            var listener: (any Channel)?
+            if mode == .refuseConnections {
+                listener = s.channel
+                s.channel = nil
+            }
+            return (listener, kids, s.host, s.port)
+        }
+        if mode == nil {
+            // Back up: listen again if the listener was closed.
+            if server.withLock({ $0.channel == nil }), let port { _ = try await bind(host: host, port: port) }
+            logger.info("simulator is back up")
+            return
+        }
+        logger.info("simulator goes down", metadata: ["mode": "\(String(describing: mode))"])
+        for child in children { try? await child.close() }
+        try await listener?.close()
+    }
+
+    private func bind(host: String, port: Int) async throws -> Int {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
+                if self.server.withLock({ $0.down != nil }) {
+                    self.store.record { $0.connectionsRefusedWhileDown += 1 }
+                    return channel.close()
+                }
                 self.track(channel)
                 return channel.eventLoop.makeCompletedFuture { try self.configure(channel) }
             }
@@ -83,6 +136,9 @@ public final class LiveSimulator: Sendable {
     /// Stops listening and closes every open connection.
     public func stop() async throws {
         let (channel, children) = server.withLock { s -> ((any Channel)?, [any Channel]) in
+            s.outageTask?.cancel()
+            s.outageTask = nil
+            s.down = nil
             let c = s.channel
             s.channel = nil
             s.port = nil
@@ -137,7 +193,7 @@ public final class LiveSimulator: Sendable {
         try sync.addHandler(NIOWebSocketFrameAggregator(
             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: Self.maxFrameSize))
         try sync.addHandler(SimulatorConnectionHandler(
-            session: session, store: store, textFrames: options.sendTextFrames, logger: logger))
+            session: session, store: store, faults: options.faults, textFrames: options.sendTextFrames, logger: logger))
     }
 
     /// The real service checks the key once the WebSocket is up; so does the simulator (on the first message).

@@ -327,6 +327,8 @@ struct SimulatedSession {
             .filter { !$0.isEmpty }.joined(separator: " ")
         guard content.turnComplete == true else {
             if !text.isEmpty { conversation?.history.append(text) }
+            let seeded = (content.turns ?? []).map(\.text)
+            directory.record { $0.contextReceived += seeded }
             return []
         }
         return respond(to: text, now: now)

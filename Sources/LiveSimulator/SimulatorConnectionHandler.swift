@@ -22,10 +22,12 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
     private var closeSent = false
     private var closeTimer: Scheduled<Void>?
     private let codec = LiveCodec()
+    private var faults: FaultInjector
 
-    init(session: SimulatedSession, store: SimulatorStore, textFrames: Bool, logger: Logger) {
+    init(session: SimulatedSession, store: SimulatorStore, faults: SimulatorFaults, textFrames: Bool, logger: Logger) {
         self.session = session
         self.store = store
+        self.faults = FaultInjector(faults: faults, store: store)
         self.textFrames = textFrames
         self.logger = logger
     }
@@ -59,7 +61,19 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
         case .text, .binary:
             guard !closeSent else { return }
             let bytes = Data(frame.unmaskedData.readableBytesView)
-            perform(session.receive(bytes, now: elapsed()), context: context)
+            if let refused = faults.refusal(for: bytes) {
+                session.connectionEnded()
+                sendClose(refused, context: context)
+                return
+            }
+            let turnsBefore = store.userTurnCount
+            let actions = session.receive(bytes, now: elapsed())
+            if let close = faults.afterTurns(store.userTurnCount - turnsBefore) {
+                session.connectionEnded()
+                sendClose(close, context: context)
+                return
+            }
+            perform(actions, context: context)
         case .ping:
             guard !closeSent else { return }
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
@@ -94,7 +108,7 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
 
     private func perform(_ actions: [SimulatedSession.Action], context: ChannelHandlerContext) {
         var wrote = false
-        for action in actions {
+        for action in faults.filter(actions) {
             switch action {
             case .send(let message):
                 do {

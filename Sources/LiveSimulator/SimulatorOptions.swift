@@ -19,6 +19,10 @@ public struct SimulatorOptions: Sendable {
     public var closeAfterSetup: (code: Int, reason: String)?
     /// Which connections the faults above (goAway, drop, malformed frame, close after setup) apply to.
     public var faultScope: FaultScope
+    /// Closes before a turn is answered, refused handles, silent replies.
+    public var faults = SimulatorFaults()
+    /// Goes down `after` the simulator started, for `length`, then comes back on the same port.
+    public var outage: (after: Duration, length: Duration, mode: OutageMode)?
 
     /// The delay between the end of the user's turn and the start of the model's answer (or tool call).
     public var replyDelay: Duration

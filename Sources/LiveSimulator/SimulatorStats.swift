@@ -20,6 +20,12 @@ public struct SimulatorStats: Sendable, Equatable {
     public var interruptions = 0
     /// What the simulator "heard" in each user turn, in order (text turns verbatim, audio turns scripted).
     public var userTurns: [String] = []
+    /// Context added without a turn (`clientContent` with `turnComplete: false`, e.g. a seeded fresh session).
+    public var contextReceived: [String] = []
+    /// Replies the silent-reply fault muted.
+    public var silentReplies = 0
+    /// Connections refused or closed at once while the simulator was down.
+    public var connectionsRefusedWhileDown = 0
     /// The full text of each model reply that was started, in order.
     public var replies: [String] = []
     /// Ids of every function call sent in a `toolCall`.

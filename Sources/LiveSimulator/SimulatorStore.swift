@@ -33,6 +33,8 @@ final class SimulatorStore: SessionDirectory {
         var nextSession = 1
         var nextHandle = 1
         var faultsClaimed = 0
+        var turnClosesFired = 0
+        var silentRepliesSent = 0
     }
 
     private let state = Mutex(State())
@@ -93,6 +95,29 @@ final class SimulatorStore: SessionDirectory {
             }
         }
     }
+
+    /// Whether a user turn arriving now gets the close-on-turn fault (after `afterAnswered` answered turns, at
+    /// most `times` in all).
+    func claimTurnClose(afterAnswered: Int, times: Int) -> Bool {
+        state.withLock { s in
+            guard s.turnClosesFired < times, s.stats.turnsAnswered >= afterAnswered else { return false }
+            s.turnClosesFired += 1
+            return true
+        }
+    }
+
+    /// Whether the user turn arriving now gets a silent reply (the first `count` turns that ask).
+    func claimSilentReply(count: Int) -> Bool {
+        state.withLock { s in
+            guard s.silentRepliesSent < count else { return false }
+            s.silentRepliesSent += 1
+            s.stats.silentReplies += 1
+            return true
+        }
+    }
+
+    /// User turns heard so far.
+    var userTurnCount: Int { state.withLock { $0.stats.userTurns.count } }
 
     func record(_ update: (inout SimulatorStats) -> Void) { state.withLock { update(&$0.stats) } }
 
