@@ -31,11 +31,32 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .customLong("malformed-frame"), help: "Send one malformed frame after setup.")
     var malformedFrame = false
 
-    @Option(name: .customLong("close-code"), help: "Close every new session right after setup with this code (see --close-reason).")
+    @Option(name: .customLong("close-code"), help: "Close with this code (see --close-reason): right after setup, or with --close-after-turns when a later turn arrives.")
     var closeCode: Int?
 
-    @Option(name: .customLong("close-reason"), help: "The reason text for --close-code.")
-    var closeReason: String = "Internal error occurred."
+    @Option(name: .customLong("close-reason"), help: "The reason text for --close-code (e.g. \"Internal error encountered.\", \"\" for the time limit, \"You exceeded your current quota…\").")
+    var closeReason: String = "Internal error encountered."
+
+    @Option(name: .customLong("close-after-turns"), help: ArgumentHelp("With --close-code: close when a user turn arrives after this many answered turns, before answering it.", valueName: "n"))
+    var closeAfterTurns: Int?
+
+    @Flag(name: .customLong("refuse-handles"), help: "Refuse every resumption handle with 1008 \"BidiGenerateContent session expired\" (as after a service restart).")
+    var refuseHandles = false
+
+    @Option(name: .customLong("silent-replies"), help: ArgumentHelp("Answer this many turns with nothing at all (a stuck model).", valueName: "n"))
+    var silentReplies: Int?
+
+    @Flag(name: .customLong("quiet-audio"), help: "With --silent-replies: answer with near-silent audio instead of nothing.")
+    var quietAudio = false
+
+    @Option(name: .customLong("down-after"), help: ArgumentHelp("Go down this many seconds after starting (see --down-for).", valueName: "seconds"))
+    var downAfter: Double?
+
+    @Option(name: .customLong("down-for"), help: ArgumentHelp("Stay down this long, then come back on the same port.", valueName: "seconds"))
+    var downFor: Double = 60
+
+    @Flag(name: .customLong("down-accepts"), help: "While down, accept connections and close them at once instead of refusing them.")
+    var downAccepts = false
 
     @Flag(name: .customLong("every-connection"), help: "Inject the faults on every connection, not just the first.")
     var everyConnection = false
@@ -52,6 +73,12 @@ struct Simulate: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if let closeCode, !(1000...4999).contains(closeCode) { throw ValidationError("--close-code must be a WebSocket close code (1000…4999)") }
+        if closeAfterTurns != nil, closeCode == nil { throw ValidationError("--close-after-turns needs --close-code") }
+        if let n = closeAfterTurns, n < 0 { throw ValidationError("--close-after-turns must be 0 or more") }
+        if let n = silentReplies, n < 1 { throw ValidationError("--silent-replies must be 1 or more") }
+        for (name, v) in [("--down-after", downAfter ?? 0), ("--down-for", downFor)] where !(v.isFinite && v >= 0 && v < 1e6) {
+            throw ValidationError("\(name) must be a number of seconds (0 or more)")
+        }
     }
 
     var options: SimulatorOptions {
@@ -61,7 +88,20 @@ struct Simulate: AsyncParsableCommand {
         o.goAwayTimeLeft = .milliseconds(Int64(goAwayTimeLeft * 1000))
         o.dropAfter = dropAfter.map { .milliseconds(Int64($0 * 1000)) }
         o.malformedFrameAfterSetup = malformedFrame
-        o.closeAfterSetup = closeCode.map { ($0, closeReason) }
+        if let closeCode {
+            let reason = CloseReason(code: closeCode, reason: closeReason)
+            if let n = closeAfterTurns {
+                o.faults.closeOnTurn = (n, reason, everyConnection ? Int.max : 1)
+            } else {
+                o.closeAfterSetup = (closeCode, closeReason)
+            }
+        }
+        if refuseHandles { o.faults.refuseHandles = .sessionExpired }
+        if let n = silentReplies { o.faults.silentReplies = (n, quietAudio ? .quietAudio : .nothing) }
+        if let downAfter {
+            o.outage = (.milliseconds(Int64(downAfter * 1000)), .milliseconds(Int64(downFor * 1000)),
+                        downAccepts ? .closeImmediately : .refuseConnections)
+        }
         o.faultScope = everyConnection ? .everyConnection : .firstConnection
         o.replyDelay = .milliseconds(Int64(replyDelay * 1000))
         if !transcript.isEmpty { o.audioTranscripts = transcript }
