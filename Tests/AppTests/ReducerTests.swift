@@ -177,7 +177,7 @@ final class ReducerTests: XCTestCase {
         guard case .switchVoice(let name)? = fx.first(where: { if case .switchVoice = $0 { true } else { false } }) else { return XCTFail("\(fx)") }
         let done = on(.live(.setupComplete(resumed: false)))
         XCTAssertEqual(s.ui.header.voice, name)
-        XCTAssertTrue(done.contains(.seedTranscript))
+        XCTAssertFalse(done.contains(.seedTranscript), "the Live session seeds a fresh session itself")
         XCTAssertTrue(lines.last?.1.contains("new session, seeded with the transcript") == true)
     }
 
@@ -203,12 +203,28 @@ final class ReducerTests: XCTestCase {
 
     // MARK: connection
 
+    func testOfflineQueuesTypedTurnsAndPausesPushToTalk() {
+        live()
+        on(.live(.reconnecting(attempt: 1, delay: 4, after: .dropped())), at: 10)
+        XCTAssertEqual(talkEffects(key(space, at: 10.5)), [], "nothing to talk to")
+        XCTAssertTrue(s.ui.status?.contains("offline") == true)
+        let queued = on(.live(.textQueued(id: 1, text: "are you back", waiting: 1)), at: 11)
+        XCTAssertTrue(queued.contains(.record(.queued(id: 1, text: "are you back"))))
+        XCTAssertTrue(s.ui.transcript.entries.last?.text.contains("queued") == true)
+        on(.live(.setupComplete(resumed: true)), at: 20)
+        XCTAssertEqual(on(.live(.queuedTextSent(ids: [1])), at: 20), [.record(.sent(id: 1))])
+        XCTAssertEqual(talkEffects(key(space, at: 21)), [.startTalking], "back online")
+    }
+
     func testReconnectShowsCountdownThenResumes() {
         live()
         on(.live(.connectionClosed(.dropped())), at: 10)
-        on(.live(.reconnecting(attempt: 2, delay: 1.0, after: .dropped())), at: 10)
-        XCTAssertEqual(s.ui.header.connection, .resuming(inSeconds: 1))
+        on(.live(.reconnecting(attempt: 1, delay: 1.0, after: .dropped())), at: 10)
+        XCTAssertEqual(s.ui.header.connection, .offlineRetrying(inSeconds: 1))
         XCTAssertEqual(s.ui.transcript.entries.last?.speaker, .error)
+        XCTAssertTrue(s.ui.transcript.entries.last?.text.contains("code 1006") == true)
+        XCTAssertEqual(HeaderView.render(s.ui.header, width: 120).first.map { $0.text.contains("offline — retrying in 1 s (r: now)") }, true)
+        XCTAssertEqual(key(.char("r")), [.retryNow])
         on(.live(.connecting(attempt: 2, resuming: true)), at: 11)
         let fx = on(.live(.setupComplete(resumed: true)), at: 11.1)
         XCTAssertEqual(s.ui.header.connection, .live)
