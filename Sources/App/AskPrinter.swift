@@ -32,6 +32,9 @@ final class AskPrinter {
             emitError("the question had no answer yet: asked again on the new connection")
         case .textQueued:
             emitError("offline: the question waits until the connection is back")
+        case .replyStalled(let finding, let recovery):
+            endLine()
+            emitError(Self.stallLine(finding, recovery))
         default: break
         }
     }
@@ -65,6 +68,11 @@ final class AskPrinter {
     private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
 
     static func quote(_ s: String) -> String { JSONValue.string(s).compactText }
+
+    /// What the watchdog noticed and what parley does about it.
+    static func stallLine(_ finding: ReplyWatchdog.Finding, _ recovery: ReplyWatchdog.Recovery) -> String {
+        "\(finding) — " + (recovery == .nudge ? "asking again" : "resuming on a new connection")
+    }
 
     /// The one line that tells the user the conversation moved to a new session.
     static func freshSessionLine(_ cause: ConnectionMachine.FreshSessionCause) -> String {
@@ -114,6 +122,8 @@ final class AskPrinter {
         case .queuedTextSent(let ids): return obj("queuedTextSent", ["ids": .array(ids.map { .number(Double($0)) })])
         case .textNotQueued(let id, let limit): return obj("textNotQueued", ["id": .number(Double(id)), "limit": .number(Double(limit))])
         case .turnResent(let typed): return obj("turnResent", ["typed": .bool(typed)])
+        case .replyStalled(let finding, let recovery):
+            return obj("replyStalled", ["finding": .string(finding.description), "recovery": .string(recovery == .nudge ? "nudge" : "resume")])
         case .freshSession(let cause):
             switch cause {
             case .handleRefused(let r): return obj("freshSession", ["cause": .string("handleRefused"), "code": .number(Double(r.code)), "reason": .string(r.reason)])

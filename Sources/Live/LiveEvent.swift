@@ -41,6 +41,8 @@ public enum LiveEvent: Sendable, Equatable {
     case turnResent(typed: Bool)
     /// The conversation moves to a new session on the service, seeded with the conversation so far.
     case freshSession(ConnectionMachine.FreshSessionCause)
+    /// The reply watchdog noticed a silent failure and is recovering (a nudge first, then a resume).
+    case replyStalled(ReplyWatchdog.Finding, recovery: ReplyWatchdog.Recovery)
     /// The session cannot continue (fatal close, or reconnects exhausted).
     case failed(CloseReason)
     /// `close()` finished.

@@ -20,12 +20,16 @@ public struct LiveConfiguration: Sendable {
     public var queuedTextLimit: Int
     /// Retry at once when the network changes (new default route, resume from suspend).
     public var watchNetwork: Bool
+    /// Notice replies that never come or are silent, and recover; nil turns the watchdog off.
+    public var watchdog: ReplyWatchdog.Policy?
 
     public init(
         endpoint: String? = nil, credential: Credential, setup: Setup,
         policy: ConnectionMachine.Policy = .init(), heldAudioLimit: Int = 30 * 32_000,
-        offlineAudioLimit: Int = 2 * 32_000, queuedTextLimit: Int = 50, watchNetwork: Bool = true
+        offlineAudioLimit: Int = 2 * 32_000, queuedTextLimit: Int = 50, watchNetwork: Bool = true,
+        watchdog: ReplyWatchdog.Policy? = .init()
     ) {
+        self.watchdog = watchdog
         self.endpoint = endpoint
         self.credential = credential
         self.setup = setup
@@ -97,6 +101,7 @@ public final class LiveSession: Sendable {
         /// The push-to-talk activity being sent, kept to send again if its connection closes unanswered.
         var activity: (messages: [ClientMessage], bytes: Int)?
         var pending: PendingTurn?
+        var watchdog: ReplyWatchdog?
         var log = ConversationLog()
         /// While offline, mic input beyond the short window is dropped (and reported once).
         var offlineDropping = false
@@ -118,7 +123,9 @@ public final class LiveSession: Sendable {
         self.playback = playback
         self.logger = logger
         epoch = clock.now
-        core = Mutex(Core(configuration: configuration, machine: ConnectionMachine(policy: configuration.policy)))
+        var initial = Core(configuration: configuration, machine: ConnectionMachine(policy: configuration.policy))
+        initial.watchdog = configuration.watchdog.map { ReplyWatchdog(policy: $0) }
+        core = Mutex(initial)
     }
 
     // MARK: - Commands
@@ -253,7 +260,13 @@ public final class LiveSession: Sendable {
             }
         }
         if dropped > 0 { continuation.yield(.heldAudioDropped(bytes: dropped)) }
-        if startsTurn { step(.turnStarted) }
+        if startsTurn {
+            step(.turnStarted)
+        } else if case .toolResponse = message {
+            core.withLock { armTimer(core: &$0) }  // the watchdog now waits for a reply
+        } else if message == .realtimeInput(.activityEnd) {
+            core.withLock { armTimer(core: &$0) }
+        }
     }
 
     /// Holds a message for the next live connection; returns the bytes of mic audio to report as dropped.
@@ -300,8 +313,12 @@ public final class LiveSession: Sendable {
         switch message {
         case .clientContent(let c) where c.turnComplete == true:
             core.pending = PendingTurn(messages: [message], text: c.turns?.map(\.text).joined(separator: " "), connection: id)
+            core.watchdog?.expectReply(now: now)
         case .realtimeInput(.text(let text)):
             core.pending = PendingTurn(messages: [message], text: text, connection: id)
+            core.watchdog?.expectReply(now: now)
+        case .toolResponse:
+            core.watchdog?.expectReply(now: now)
         case .realtimeInput(.activityStart):
             core.wireActivityOpen = true
             core.activity = ([message], 0)
@@ -314,6 +331,7 @@ public final class LiveSession: Sendable {
             core.wireActivityOpen = false
             if let a = core.activity { core.pending = PendingTurn(messages: a.messages + [message], text: nil, connection: id) }
             core.activity = nil
+            core.watchdog?.expectReply(now: now)
         default:
             break
         }
@@ -321,6 +339,7 @@ public final class LiveSession: Sendable {
 
     /// The model answered (its first output for the turn): the pending turn needs no resend.
     private func answered(core: inout Core) {
+        core.watchdog?.replied()
         guard let p = core.pending else { return }
         core.pending = nil
         if let text = p.text { core.log.appendTurn(role: "user", text) }
@@ -347,9 +366,32 @@ public final class LiveSession: Sendable {
         core.withLock { core in
             let actions = core.machine.handle(event, now: now)
             perform(actions, core: &core, events: &out)
+            if core.machine.liveID != nil, let (finding, recovery) = core.watchdog?.tick(now: now) {
+                recover(finding, recovery, core: &core, events: &out)
+            }
             armTimer(core: &core)
         }
         for e in out { continuation.yield(e) }
+    }
+
+    /// The watchdog noticed a silent failure. A nudge sends the unanswered turn again on the same connection
+    /// (a stuck model answers a repeated question; an empty `realtimeInput.text` is not known to help and may
+    /// be refused); with nothing to send again (silence after a tool response), or when the nudge did not help,
+    /// the session moves to a new connection with its handle, where the turn is sent again.
+    private func recover(_ finding: ReplyWatchdog.Finding, _ recovery: ReplyWatchdog.Recovery, core: inout Core, events: inout [LiveEvent]) {
+        var recovery = recovery
+        if recovery == .nudge, let p = core.pending, let id = core.machine.liveID, let c = core.connections[id] {
+            logger.warning("reply watchdog: \(finding); sending the turn again")
+            events.append(.replyStalled(finding, recovery: .nudge))
+            for m in p.messages { write(m, to: c, id: id, core: &core) }
+            return
+        }
+        recovery = .resume
+        logger.warning("reply watchdog: \(finding); resuming on a new connection")
+        events.append(.replyStalled(finding, recovery: .resume))
+        core.watchdog?.reset()
+        core.pending?.resent = false
+        perform(core.machine.handle(.retryNow(evenIfLive: true), now: now), core: &core, events: &events)
     }
 
     private func perform(_ actions: [ConnectionMachine.Action], core: inout Core, events: inout [LiveEvent]) {
@@ -421,7 +463,8 @@ public final class LiveSession: Sendable {
 
     private func armTimer(core: inout Core) {
         core.timerGeneration += 1
-        guard let deadline = core.machine.nextDeadline else { return }
+        let watchdog = core.machine.liveID == nil ? nil : core.watchdog?.nextDeadline
+        guard let deadline = [core.machine.nextDeadline, watchdog].compactMap({ $0 }).min() else { return }
         let generation = core.timerGeneration
         let delay = max(0, deadline - now)
         Task { [weak self] in
@@ -469,6 +512,7 @@ public final class LiveSession: Sendable {
             let current = core.withLock { core -> Bool in
                 guard core.connections[id] != nil else { return false }
                 core.connections[id] = nil
+                core.watchdog?.reset()
                 if core.machine.liveID == id { core.carryActivity = core.wireActivityOpen }
                 return true
             }
@@ -488,6 +532,22 @@ public final class LiveSession: Sendable {
         }
     }
 
+    /// Reply audio: audible audio answers the turn; near silence for too long is a stall.
+    private func replyAudio(_ pcm: Data) {
+        let now = self.now
+        var out: [LiveEvent] = []
+        core.withLock { core in
+            switch core.watchdog?.replyAudio(pcm, now: now) {
+            case .audible?, nil: answered(core: &core)
+            case .quiet?: break
+            case .stalled(let finding, let recovery)?:
+                recover(finding, recovery, core: &core, events: &out)
+                armTimer(core: &core)
+            }
+        }
+        for e in out { continuation.yield(e) }
+    }
+
     /// Notes model output for the pending turn and the conversation log.
     private func modelSaid(_ text: String?) {
         core.withLock { core in
@@ -501,6 +561,8 @@ public final class LiveSession: Sendable {
         if message.setupComplete != nil { step(.setupComplete(id: id)) }
         if let content = message.serverContent {
             if content.interrupted == true {
+                // The end of an earlier reply; a turn still waiting for its answer keeps the watchdog armed.
+                core.withLock { if $0.pending == nil { $0.watchdog?.reset() } }
                 playback?(.flush)
                 continuation.yield(.interrupted)
             }
@@ -514,9 +576,9 @@ public final class LiveSession: Sendable {
             }
             if let turn = content.modelTurn {
                 step(.turnStarted)
-                modelSaid(nil)
                 for part in turn.parts {
                     if let blob = part.inlineData, blob.mimeType.hasPrefix("audio/") {
+                        replyAudio(blob.data)
                         if let playback { playback(.play(blob.data)) } else { continuation.yield(.audio(blob.data)) }
                     } else if let text = part.text, part.thought != true {
                         modelSaid(text)
@@ -532,6 +594,7 @@ public final class LiveSession: Sendable {
         if let call = message.toolCall {
             step(.turnStarted)
             modelSaid(nil)
+            core.withLock { $0.watchdog?.reset() }  // the tool runs now; its response re-arms the watchdog
             continuation.yield(.toolCall(call.functionCalls))
         }
         if let cancel = message.toolCallCancellation { continuation.yield(.toolCallCancellation(ids: cancel.ids)) }
@@ -539,6 +602,7 @@ public final class LiveSession: Sendable {
         if let content = message.serverContent {
             if content.generationComplete == true { continuation.yield(.generationComplete) }
             if content.turnComplete == true {
+                core.withLock { if $0.pending == nil { $0.watchdog?.reset() } }
                 playback?(.turnComplete)
                 continuation.yield(.turnComplete(reason: content.turnCompleteReason))
                 step(.turnEnded)

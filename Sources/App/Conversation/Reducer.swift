@@ -353,6 +353,8 @@ enum Reducer {
             fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
         case .turnResent:
             fx += system(&s, "your last turn had no answer yet: sent again on the new connection")
+        case .replyStalled(let finding, let recovery):
+            fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
         case .freshSession(let cause):
             fx += system(&s, AskPrinter.freshSessionLine(cause))
         case .protocolError(let detail):

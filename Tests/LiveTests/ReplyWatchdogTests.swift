@@ -1,0 +1,103 @@
+import Foundation
+import Live
+import LiveSimulator
+import XCTest
+
+final class ReplyWatchdogTests: LiveSessionTestCase {
+    func pcm(seconds: Double, amplitude: Int16) -> Data {
+        let n = Int(seconds * 24_000)
+        return (0..<n).map { i in i % 2 == 0 ? amplitude : -amplitude }.withUnsafeBytes { Data($0) }
+    }
+
+    func testNoReplyIsNudgedThenResumed() {
+        var w = ReplyWatchdog()
+        w.expectReply(now: 100)
+        XCTAssertEqual(w.nextDeadline, 112)
+        XCTAssertNil(w.tick(now: 111.9))
+        XCTAssertEqual(w.tick(now: 112)?.1, .nudge)
+        XCTAssertNil(w.tick(now: 120))
+        guard let (finding, recovery) = w.tick(now: 124) else { return XCTFail() }
+        XCTAssertEqual(finding, .noReply(seconds: 12))
+        XCTAssertEqual(recovery, .resume)
+        XCTAssertNil(w.nextDeadline, "the turn sent again re-arms it")
+    }
+
+    func testAReplyDisarmsIt() {
+        var w = ReplyWatchdog()
+        w.expectReply(now: 0)
+        XCTAssertEqual(w.replyAudio(pcm(seconds: 0.1, amplitude: 3000), now: 1), .audible)
+        XCTAssertNil(w.tick(now: 30))
+        w.expectReply(now: 40)
+        w.replied()
+        XCTAssertNil(w.nextDeadline)
+    }
+
+    func testNearSilentReplyAudioIsAStall() {
+        var w = ReplyWatchdog()
+        w.expectReply(now: 0)
+        var verdicts: [ReplyWatchdog.AudioVerdict] = []
+        for i in 0..<40 { verdicts.append(w.replyAudio(pcm(seconds: 0.1, amplitude: 20), now: Double(i) * 0.025)) }
+        XCTAssertEqual(verdicts.prefix(29).filter { $0 != .quiet }, [], "-64 dBFS is near silence")
+        guard case .stalled(.quietReply(let s), .nudge)? = verdicts.first(where: { $0 != .quiet }) else { return XCTFail("\(verdicts)") }
+        XCTAssertGreaterThan(s, 3)
+        XCTAssertEqual(w.replyAudio(pcm(seconds: 0.1, amplitude: 40), now: 2), .audible, "-58 dBFS is sound")
+    }
+
+    // MARK: - On loopback
+
+    /// Sends a turn and collects until a turn with output completes.
+    func answeredTurn(_ s: LiveSession, _ text: String) async -> [LiveEvent] {
+        s.sendText(text)
+        return await collect(s) { e, all in
+            if case .failed = e { return true }
+            guard case .turnComplete = e else { return false }
+            return all.contains { if case .outputTranscription = $0 { true } else { false } }
+        }
+    }
+
+    func testNoReplyIsNoticedAndTheTurnAskedAgain() async throws {
+        let url = try await startSimulator({ var o = SimulatorOptions(); o.faults.silentReplies = (1, .nothing); return o }())
+        let s = LiveSession(configuration: LiveConfiguration(
+            endpoint: url, credential: .none, setup: setup(), watchdog: ReplyWatchdog.Policy(replyTimeout: 1)))
+        s.start()
+        _ = await waitLive(s)
+        let events = await answeredTurn(s, "are you there")
+        XCTAssertTrue(events.contains { if case .replyStalled(.noReply, .nudge) = $0 { true } else { false } }, "\(events)")
+        XCTAssertTrue(text(events, input: false).contains("are you there"))
+        XCTAssertEqual(simulator.stats().silentReplies, 1)
+        s.close()
+    }
+
+    func testAStuckSessionIsResumedOnANewConnection() async throws {
+        var o = SimulatorOptions()
+        o.resumptionUpdateAfterSetup = true
+        o.faults.silentReplies = (2, .nothing)
+        let url = try await startSimulator(o)
+        let s = LiveSession(configuration: LiveConfiguration(
+            endpoint: url, credential: .none, setup: setup(), watchdog: ReplyWatchdog.Policy(replyTimeout: 1)))
+        s.start()
+        _ = await waitLive(s)
+        let events = await answeredTurn(s, "is anyone listening")
+        let stalls = events.compactMap { e -> ReplyWatchdog.Recovery? in if case .replyStalled(_, let r) = e { r } else { nil } }
+        XCTAssertEqual(stalls, [.nudge, .resume], "\(events)")
+        XCTAssertTrue(events.contains(.setupComplete(resumed: true)))
+        XCTAssertTrue(text(events, input: false).contains("is anyone listening"), text(events, input: false) + " \(simulator.stats().userTurns) \(simulator.stats().replies)")
+        s.close()
+    }
+
+    func testSilentReplyAudioIsNoticed() async throws {
+        var o = SimulatorOptions()
+        o.faults.silentReplies = (1, .quietAudio)
+        o.audioSpeedup = 1
+        let url = try await startSimulator(o)
+        let s = LiveSession(configuration: LiveConfiguration(
+            endpoint: url, credential: .none, setup: setup(),
+            watchdog: ReplyWatchdog.Policy(replyTimeout: 5, quietSeconds: 0.5)))
+        s.start()
+        _ = await waitLive(s)
+        s.sendText("tell me a long story about the quiet sea and the wind")
+        let after = await collect(s) { e, _ in if case .outputTranscription = e { true } else { false } }
+        XCTAssertTrue(after.contains { if case .replyStalled(.quietReply, .nudge) = $0 { true } else { false } }, "\(after)")
+        s.close()
+    }
+}
