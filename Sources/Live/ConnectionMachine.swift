@@ -13,6 +13,9 @@ public struct ConnectionMachine: Sendable {
         public var backoff: [Double] = [0.1, 1, 2, 4, 8]
         /// The longest wait between attempts.
         public var backoffCap: Double = 30
+        /// The longest wait while the user waits for the connection (a typed turn is queued), so the turn is
+        /// answered within seconds of the service coming back.
+        public var userWaitingCap: Double = 3
         /// Give up after this many attempts in a row; nil keeps trying (a laptop offline for an hour comes back
         /// to its conversation).
         public var maxAttempts: Int?
@@ -78,6 +81,9 @@ public struct ConnectionMachine: Sendable {
         /// default route, a resume from suspend). With `evenIfLive`, a live connection is replaced too (after a
         /// suspend it is most likely dead without knowing it).
         case retryNow(evenIfLive: Bool)
+        /// The user is waiting for the connection (typed a turn while offline): retry at once, and keep the
+        /// backoff short until the session is live.
+        case userWaiting
         case stop
     }
 
@@ -115,6 +121,7 @@ public struct ConnectionMachine: Sendable {
     private var pendingHandover: HandoverReason?
     /// The ambiguous "Requested entity was not found" gets one more try with the handle.
     private var retriedRefusedHandle = false
+    private var userWaiting = false
     private var rng: SplitMix64
 
     public init(policy: Policy = Policy(), seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
@@ -166,6 +173,7 @@ public struct ConnectionMachine: Sendable {
 
         case .setupComplete(let id):
             guard case .awaitingSetupComplete(id, _, _) = state else { return [] }
+            userWaiting = false
             state = .live(id: id, since: now)
             return [.live(id: id, resumed: usableHandle(now: now) != nil)]
 
@@ -209,6 +217,12 @@ public struct ConnectionMachine: Sendable {
 
         case .tick:
             return tick(now: now)
+
+        case .userWaiting:
+            guard !userWaiting else { return [] }
+            userWaiting = true
+            if case .backingOff(let attempt, _, _) = state { return connect(attempt: attempt, now: now) }
+            return []
 
         case .retryNow(let evenIfLive):
             switch state {
@@ -290,7 +304,8 @@ public struct ConnectionMachine: Sendable {
             state = .failed(reason)
             return [.fail(reason)]
         }
-        let delay = min(policy.backoffCap, backoffBase(attempt) * (1 + policy.jitter * (rng.nextUnit() * 2 - 1)))
+        let cap = userWaiting ? min(policy.backoffCap, policy.userWaitingCap) : policy.backoffCap
+        let delay = min(cap, backoffBase(attempt) * (1 + policy.jitter * (rng.nextUnit() * 2 - 1)))
         state = .backingOff(attempt: attempt + 1, until: now + delay, after: reason)
         lastAttempt = attempt + 1
         return [.reconnecting(attempt: attempt + 1, delay: delay, after: reason)]

@@ -175,7 +175,11 @@ public final class LiveSession: Sendable {
             return id
         }
         if let report { continuation.yield(report) }
-        if case .textNotQueued = report {} else { step(.turnStarted) }
+        switch report {
+        case .textQueued?: step(.userWaiting)
+        case .textNotQueued?: break
+        default: step(.turnStarted)
+        }
         return id
     }
 

@@ -138,6 +138,22 @@ final class ConnectionMachineTests: XCTestCase {
         XCTAssertEqual(on(.retryNow(evenIfLive: true)).first, .closeTransport(id: live, code: 1000, reason: "network changed"))
     }
 
+    func testAQueuedTurnRetriesAtOnceAndKeepsTheBackoffShort() {
+        m = ConnectionMachine(policy: { var p = ConnectionMachine.Policy(); p.jitter = 0; return p }())
+        var id = goLive()
+        on(.resumptionHandle(Secret("h1")), at: 1)
+        var actions = on(.transportClosed(id: id, .dropped()), at: 2)
+        for _ in 0..<7 {  // 50 s into the outage: the next try is 30 s away
+            guard case .reconnecting(_, let d, _)? = actions.last, case .connect(let next, _)? = on(.tick, at: now + d).last else { return XCTFail() }
+            id = next
+            actions = on(.transportClosed(id: id, .dropped()), at: now + 0.01)
+        }
+        guard case .reconnecting(_, 30, _)? = actions.last else { return XCTFail("\(actions)") }
+        guard case .connect(let next, Secret("h1"))? = on(.userWaiting, at: now + 1).last else { return XCTFail("retry at once") }
+        guard case .reconnecting(_, let d, _)? = on(.transportClosed(id: next, .dropped()), at: now + 0.01).last else { return XCTFail() }
+        XCTAssertEqual(d, 3, "while the user waits, at most 3 s between tries")
+    }
+
     func testFirstConnectionKeepsTryingThroughANetworkFailure() {
         guard case .connect(let id, _)? = on(.start).first else { return XCTFail() }
         let (attempts, connect) = outage(from: id, seconds: 60)

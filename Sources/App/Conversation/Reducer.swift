@@ -341,7 +341,9 @@ enum Reducer {
             s.offline = true
             s.reconnectAt = now + delay
             s.ui.header.connection = .offlineRetrying(inSeconds: max(0, Int(delay.rounded(.up))))
-            if attempt == 1 {
+            if attempt == 1, s.sessionStartedAt == nil {
+                fx += system(&s, "cannot reach the Live service (\(after.codeAndReason): \(after.message)) — retrying until it answers (r: now); typed messages wait in a queue", error: true)
+            } else if attempt == 1 {
                 fx += system(&s, "connection lost (\(after.codeAndReason): \(after.message)) — retrying until it is back (r: now); typed messages wait in a queue", error: true)
             }
         case .textQueued(let id, let text, let waiting):
