@@ -57,7 +57,7 @@ struct Ask: AsyncParsableCommand {
             configuration: LiveConfiguration(
                 endpoint: config.endpoint, credential: credential,
                 setup: config.setup(tools: tools.declarations, manualActivity: speech != nil)),
-            logger: Logger(label: "parley.ask"),
+            logger: { var l = Logger(label: "parley.ask"); l.logLevel = .error; return l }(),  // the printer says it in words
             playback: { command in
                 if case .play(let pcm) = command { replyAudio.append(pcm) }
             })

@@ -42,6 +42,27 @@ final class ReconnectTests: LiveSessionTestCase {
         s.close()
     }
 
+    func testPushToTalkTurnCutByA1011IsSentAgainWithItsAudio() async throws {
+        var o = options(SimulatorFaults(closeOnTurn: (0, .internalError, 1)))
+        o.audioTranscripts = ["What is the capital of France?"]
+        let url = try await startSimulator(o)
+        let (s, _) = session(url, setup(manual: true), policy: quick)
+        s.start()
+        _ = await waitLive(s)
+        let chunks = tone(ms: 1000)
+        let events = await turn(s) {
+            s.activityStart()
+            for c in chunks { s.sendAudio(c) }
+            s.activityEnd()
+        }
+        XCTAssertTrue(events.contains(.turnResent(typed: false)), "\(events)")
+        XCTAssertFalse(text(events, input: false).isEmpty)
+        let stats = simulator.stats()
+        XCTAssertEqual(stats.replies.count, 1, "answered once")
+        XCTAssertEqual(stats.sessions.first?.audioBytesReceived, 2 * chunks.reduce(0) { $0 + $1.count }, "the whole activity, sent twice")
+        s.close()
+    }
+
     func testEmpty1008IsTheTimeLimitAndReconnects() async throws {
         let url = try await startSimulator(options(SimulatorFaults(closeOnTurn: (0, .timeLimit, 1))))
         let (s, _) = session(url, setup(), policy: quick)
