@@ -89,7 +89,19 @@ public final class LiveSimulator: Sendable {
         }
         if mode == nil {
             // Back up: listen again if the listener was closed.
-            if server.withLock({ $0.channel == nil }), let port { _ = try await bind(host: host, port: port) }
+            if server.withLock({ $0.channel == nil }), let port {
+                // Connections closed when it went down may still hold the port for a moment (FIN_WAIT).
+                var tries = 0
+                while true {
+                    do {
+                        _ = try await bind(host: host, port: port)
+                        break
+                    } catch where tries < 100 {
+                        tries += 1
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                }
+            }
             logger.info("simulator is back up")
             return
         }
