@@ -15,13 +15,13 @@ struct Parley: AsyncParsableCommand {
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
         version: "0.1.0",
-        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Export.self]
+        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Export.self, Doctor.self]
     )
 
     @OptionGroup var common: CommonOptions
 
-    @Flag(help: "Run against the built-in Live simulator on loopback: no key, no network.")
-    var demo = false
+    @OptionGroup var demoFlag: DemoFlag
+    var demo: Bool { demoFlag.demo }
 
     @Flag(help: "Continue the last conversation (its resumption handle lasts 2 hours).")
     var resume = false
