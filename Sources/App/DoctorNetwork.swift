@@ -115,7 +115,7 @@ struct DoctorNetwork {
         let setupStart = ContinuousClock.now
         switch await sessionSetup(setup) {
         case nil:
-            checks.append(.ok(area, "setup", "the service accepted the key and model \(setup.model) (\(Self.ms(since: setupStart)))"))
+            checks.append(.ok(area, "setup", "setupComplete: \(setup.model) accepted (\(Self.ms(since: setupStart)))"))
         case let reason?:
             checks.append(.fail(area, "setup", reason.description, fix: reason.hint))
         }
