@@ -46,11 +46,16 @@ public enum ToolLogView {
         let dur = c.duration.map { formatDuration($0) } ?? ""
         let right = " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
-        left.append(c.name, selected ? .selection : .toolName)
+        let leftW = max(0, w - DisplayWidth.of(right))
+        // The name comes first and is shortened in its middle, never cut: MCP tool names share long prefixes
+        // and differ at the end. It leaves room for its server when both fit in a readable way.
+        let serverW = c.server.map { DisplayWidth.of(" (\($0))") } ?? 0
+        let nameRoom = max(0, leftW - 2)  // the marker, and the ellipsis of whatever follows
+        let nameW = serverW > 0 && nameRoom - serverW >= 12 ? nameRoom - serverW : nameRoom
+        left.append(c.name.elidedInMiddle(to: nameW), selected ? .selection : .toolName)
         if let s = c.server { left.append(" (\(s))", .dim) }
         left.append(" ")
         left.append(c.arguments, .toolArgs)
-        let leftW = max(0, w - DisplayWidth.of(right))
         var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
