@@ -206,6 +206,15 @@ struct DoctorNetwork {
         if let c = error as? ChannelError, case .connectTimeout = c { return "timed out" }
         if let e = error as? SocketAddressError.UnknownHost { return e.errorDescription.lowercased() }
         if let e = error as? SocketAddressError, case .unknown = e { return "no such host" }
+        if error is NIOSSLError || error is NIOSSLExtraError {
+            // BoringSSL's reason is the one upper-case word in a long description.
+            let text = "\(error)"
+            if let r = text.range(of: #"OPENSSL_internal:[A-Z_]+"#, options: .regularExpression) {
+                let reason = text[r].dropFirst("OPENSSL_internal:".count)
+                return reason == "CERTIFICATE_VERIFY_FAILED" ? "the server's certificate is not trusted (\(reason))" : String(reason)
+            }
+            return text
+        }
         if let e = error as? NIOConnectionError, let first = e.connectionErrors.first { return describe(first.error) }
         return "\(error)"
     }

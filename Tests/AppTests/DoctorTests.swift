@@ -141,6 +141,23 @@ final class DoctorTests: XCTestCase {
         XCTAssertTrue(config.detail.contains("config.toml:1"), config.detail)
     }
 
+    func testMCPServersAreStartedListedAndStopped() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 is needed for the test MCP server") }
+        let script = home + "/tiny-mcp.py"
+        try MCPServersTests.server.write(toFile: script, atomically: true, encoding: .utf8)
+        let checks = await DoctorChecks.mcp([
+            MCPServerConfig(name: "tiny", command: "python3", args: [script]),
+            MCPServerConfig(name: "ghost", command: "/nonexistent/mcp-server"),
+        ], timeout: 20)
+        XCTAssertEqual(checks.map(\.item), ["tiny", "ghost"])
+        XCTAssertEqual(checks[0].status, .ok)
+        XCTAssertEqual(checks[0].detail, "2 tools: broken, shout")
+        XCTAssertEqual(checks[1].status, .fail)
+        XCTAssertTrue(checks[1].fix?.contains("/nonexistent/mcp-server") == true, "\(checks[1])")
+        let none = await DoctorChecks.mcp([])
+        XCTAssertEqual(none.first?.status, .skip)
+    }
+
     // MARK: findings as values
 
     func testKeySourcesAndShapes() {
