@@ -25,6 +25,8 @@ let package = Package(
 
         // One monotonic time base for every module (and a `Duration` conversion).
         .target(name: "ParleyTime"),
+        // Clean-signal process spawning, shared by the tools that run commands and the test harness.
+        .target(name: "ParleySpawn"),
 
         // The Gemini Live protocol: messages, transport, session. No audio, no terminal.
         .target(
@@ -60,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "PulseAudio", "TUI", "ParleyTime",
+                "Live", "LiveSimulator", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -72,7 +74,7 @@ let package = Package(
         .executableTarget(name: "TUIDemo", dependencies: ["TUI", "ParleyTime"]),
 
         // Test support, written once: a clock tests move by hand, the tmux/spawn harness.
-        .target(name: "ParleyTesting", dependencies: ["ParleyTime"], path: "Tests/ParleyTesting"),
+        .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleySpawn"], path: "Tests/ParleyTesting"),
 
         .testTarget(
             name: "LiveTests",
