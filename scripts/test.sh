@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
 # Installs what the tests need, starts a private PulseAudio daemon with a null sink, runs every test, and
 # stops the daemon by its pid however the run ends.
+#
+#   scripts/test.sh            every test (what CI runs)
+#   scripts/test.sh --quick    unit tests only: no sound server, no terminal, no subprocesses (under a minute
+#                              after the build); extra arguments go to `swift test` in both modes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --test
+
+quick=0
+if [[ "${1:-}" == "--quick" ]]; then
+    quick=1
+    shift
+fi
+# The suites that drive real daemons, terminals, processes and loopback sockets; --quick leaves them out.
+slow_suites='EndToEndTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests'
+
+if (( quick )); then
+    scripts/install-deps.sh
+else
+    scripts/install-deps.sh --test
+fi
 
 work=$(mktemp -d /tmp/parley-test.XXXXXX)
 cleanup() {
@@ -16,9 +33,11 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-export PARLEY_TEST_PULSE_SERVER
-PARLEY_TEST_PULSE_SERVER=$(scripts/pulse-daemon.sh start "$work/pulse")
-echo "test: PulseAudio at $PARLEY_TEST_PULSE_SERVER"
+if (( ! quick )); then
+    export PARLEY_TEST_PULSE_SERVER
+    PARLEY_TEST_PULSE_SERVER=$(scripts/pulse-daemon.sh start "$work/pulse")
+    echo "test: PulseAudio at $PARLEY_TEST_PULSE_SERVER"
+fi
 
 # Progress lines are dropped to keep CI's log readable; errors, warnings and the summary stay.
 swift build --build-tests 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
@@ -26,7 +45,9 @@ export PARLEY_BIN_DIR
 PARLEY_BIN_DIR=$(swift build --show-bin-path)
 # Every test is XCTest; the summary line below is what CI reads.
 set +e
-swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$work/test.log"
+filter=()
+(( quick )) && filter=(--skip "$slow_suites")
+swift test --skip-build --disable-swift-testing ${filter[@]+"${filter[@]}"} "$@" 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
 set -e
 summary=$(grep -E "^\s*Executed [0-9]+ tests?" "$work/test.log" | tail -n 1)

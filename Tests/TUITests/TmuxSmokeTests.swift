@@ -70,11 +70,13 @@ final class TmuxSmokeTests: XCTestCase {
             let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(t.socket)-\(run).pid").path
             defer { unlink(pidFile) }
             try t.type("clear; S=$(stty -g); '\(demo)' --still --pid-file \(pidFile) \(extra); echo EXITED:$?; [ \"$(stty -g)\" = \"$S\" ] && echo STTY:same || echo STTY:changed", enter: true)
-            let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: pidFile) && Date() < deadline { usleep(20_000) }
-            usleep(50_000)
-            let pidText = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
-            try action(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
+            // The pid is written once the demo has taken over the terminal.
+            var pidText = ""
+            eventually(timeout: 20, "the demo's pid file") {
+                pidText = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                return pid_t(pidText) != nil
+            }
+            try action(pidText)
             return try t.wait(for: "the demo to end (\(extra))") { $0.contains("EXITED:") && $0.contains("STTY:") }
         }
         for (sig, name) in [(SIGSEGV, "SIGSEGV"), (SIGABRT, "SIGABRT"), (SIGBUS, "SIGBUS"), (SIGFPE, "SIGFPE"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP")] {
