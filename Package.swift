@@ -71,7 +71,7 @@ let package = Package(
             ]
         ),
         // A small program that draws the TUI views with canned state, for the tmux smoke test.
-        .executableTarget(name: "TUIDemo", dependencies: ["TUI", "ParleyTime"]),
+        .executableTarget(name: "TUIDemo", dependencies: ["TUI", "Live", "ParleyTime"]),
 
         // Test support, written once: a clock tests move by hand, the tmux/spawn harness.
         .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleySpawn"], path: "Tests/ParleyTesting"),
@@ -85,7 +85,7 @@ let package = Package(
             dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
         ),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "ParleyTime", "ParleyTesting"], resources: []),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
         .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "ParleyTime", "ParleyTesting"]),
     ],
     swiftLanguageModes: [.v6]
