@@ -57,7 +57,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertTrue(s.micOpen)
         XCTAssertEqual(talkEffects(key(space, at: 4)), stop)
         XCTAssertFalse(s.micOpen)
-        XCTAssertEqual(s.userTurnEndedAt, 4)
+        XCTAssertEqual(s.latency.current?.endOfSpeech, 4)
     }
 
     func testHeldSpaceReleaseIsInferredFromAutoRepeat() {
@@ -125,7 +125,7 @@ final class ReducerTests: XCTestCase {
         let fx = key(KeyEvent(.enter), at: 3)
         XCTAssertTrue(fx.contains(.live(.sendText("héllo 世界"))))
         XCTAssertEqual(lines.last?.1, "héllo 世界")
-        XCTAssertEqual(s.userTurnEndedAt, 3)
+        XCTAssertEqual(s.latency.current?.endOfSpeech, 3)
         // The server's transcription of a typed turn is not shown a second time.
         on(.live(.inputTranscription("héllo 世界", finished: true)))
         on(.live(.outputTranscription("hi", finished: false)))
@@ -139,7 +139,7 @@ final class ReducerTests: XCTestCase {
         live()
         key(space, at: 1)
         key(space, at: 3)
-        on(.replyAudioStarted, at: 3.42)
+        on(.replyAudioStarted(at: 3.42))
         XCTAssertEqual(s.ui.header.latencyMs, 420)
     }
 

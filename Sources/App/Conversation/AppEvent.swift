@@ -7,8 +7,8 @@ enum AppEvent: Sendable {
     case input(InputEvent)
     case live(LiveEvent)
     case tick
-    /// The first reply audio of a turn reached the speaker path.
-    case replyAudioStarted
+    /// The first reply audio of a turn reached the speaker path, at this time on the app's clock.
+    case replyAudioStarted(at: Double)
     /// The capture thread handed over the last chunk after the gate closed (`MicCommand.close(id)`).
     case micClosed(id: Int)
     case toolFinished(id: String, outcome: ToolOutcome, result: String)

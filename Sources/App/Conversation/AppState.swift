@@ -20,8 +20,10 @@ struct AppState: Sendable {
     var modelEntry: Int?
     /// A voice switch waiting for the end of the turn.
     var pendingVoice: String?
-    /// When the user's speech (or typed turn) ended, for the turn latency.
-    var userTurnEndedAt: Double?
+    /// Per-turn latency as the user feels it, and its percentiles over the session.
+    var latency = TurnLatency()
+    /// When the server last transcribed the user (open mic: the end of speech is not seen locally).
+    var lastHeardAt: Double?
     var sessionStartedAt: Double?
     var goAwayDeadline: Double?
     var reconnectAt: Double?

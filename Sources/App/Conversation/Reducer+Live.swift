@@ -25,11 +25,15 @@ extension Reducer {
             if s.talk.reply != .idle, s.talk.mode == .open {
                 fx += finishModelEntry(&s, interrupted: true)
             }
+            if s.talk.mode == .open {
+                s.lastHeardAt = now
+                s.latency.userStarted()
+            }
             fx += appendUser(&s, text, finished: finished)
         case .outputTranscription(let text, let finished):
-            fx += appendModel(&s, text, finished: finished)
+            fx += appendModel(&s, text, finished: finished, now: now)
         case .modelText(let text):
-            fx += appendModel(&s, text, finished: false)
+            fx += appendModel(&s, text, finished: false, now: now)
         case .generationComplete:
             break
         case .turnComplete:

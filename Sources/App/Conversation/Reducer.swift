@@ -16,11 +16,12 @@ enum Reducer {
             if let a = s.talk.gesture.tick(now: now) { fx += talk(&s, a, now: now) }
         case .micClosed(let id):
             fx = s.talk.micClosed(id: id)
-        case .replyAudioStarted:
-            if let start = s.userTurnEndedAt {
-                s.ui.header.latencyMs = max(0, Int(((now - start) * 1000).rounded()))
-                s.userTurnEndedAt = nil
+        case .replyAudioStarted(let t):
+            timeUserTurnIfOpenMic(&s)
+            if let start = s.latency.current?.endOfSpeech, s.latency.current?.firstReplyByte == nil {
+                s.ui.header.latencyMs = max(0, Int(((t - start) * 1000).rounded()))
             }
+            s.latency.replyByte(at: t)
         case .confirmTool(let id, let name, let detail):
             fx = confirmTool(&s, id: id, name: name, detail: detail)
         case .toolFinished(let id, let outcome, let result):
@@ -88,7 +89,7 @@ enum Reducer {
                 s.ui.status = "no audio: press Tab to type instead"
                 return []
             }
-            s.userTurnEndedAt = nil
+            s.latency.userStarted()
             if s.talk.reply != .idle, let m = s.modelEntry {
                 // Talking over the model interrupts it (START_OF_ACTIVITY_INTERRUPTS).
                 s.ui.transcript.update(m) { $0.interrupted = true }
@@ -96,7 +97,7 @@ enum Reducer {
             return s.talk.openMic()
         case .stopTalking:
             guard s.talk.micIsOpen else { return [] }
-            s.userTurnEndedAt = now
+            s.latency.userFinished(at: now)
             return stopMic(&s, now: now)
         }
     }
@@ -120,7 +121,7 @@ enum Reducer {
         if overReply { s.talk.reply = .discarding }
         s.ui.transcript.append(.user, trimmed)
         s.typedTurn = TypedTurn(text: trimmed, afterReply: overReply)
-        s.userTurnEndedAt = now
+        s.latency.userFinished(at: now)
         s.ui.transcript.scroll = nil
         return fx + [.record(.line(speaker: "user", text: trimmed, interrupted: false)), .live(.sendText(trimmed))]
     }
@@ -144,13 +145,15 @@ enum Reducer {
         return finished ? finishUserEntry(&s) : []
     }
 
-    static func appendModel(_ s: inout AppState, _ text: String, finished: Bool) -> [Effect] {
+    static func appendModel(_ s: inout AppState, _ text: String, finished: Bool, now: Double) -> [Effect] {
         if let typed = s.typedTurn {
             // The tail of a reply the typed turn cut off: it is being dropped, so it is not shown either.
             if typed.afterReply { return [] }
             s.typedTurn = nil
         }
         var fx = finishUserEntry(&s)
+        timeUserTurnIfOpenMic(&s)
+        if !text.isEmpty { s.latency.transcript(at: now) }
         if s.talk.reply == .idle { s.talk.reply = .responding }
         if let id = s.modelEntry {
             s.ui.transcript.update(id) { $0.interim += text }
@@ -159,6 +162,13 @@ enum Reducer {
         }
         if finished { fx += finishModelEntry(&s, interrupted: false) }
         return fx
+    }
+
+    /// In open mic the end of speech is only known from the server: the last time it transcribed the user.
+    static func timeUserTurnIfOpenMic(_ s: inout AppState) {
+        guard s.talk.mode == .open, s.latency.current == nil, let heard = s.lastHeardAt else { return }
+        s.latency.userFinished(at: heard)
+        s.lastHeardAt = nil
     }
 
     static func finishUserEntry(_ s: inout AppState) -> [Effect] {

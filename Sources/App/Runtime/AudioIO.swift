@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import ParleyTime
 import PulseAudio
 import Synchronization
 
@@ -168,7 +169,7 @@ final class AudioIO: Sendable {
                 defer { s.awaitingFirstAudio = false }
                 return (s.discarding, s.awaitingFirstAudio)
             }
-            if first { events.post(.replyAudioStarted) }
+            if first { events.post(.replyAudioStarted(at: TimeSource.monotonic.now())) }
             guard !discard, let playback else { return }
             let samples = pcm.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) } }
             playback.write(samples)
