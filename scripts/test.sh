@@ -2,9 +2,26 @@
 # Installs what the tests need, starts a private PulseAudio daemon with a null sink, runs every test, then
 # runs the audio tests again against a private PipeWire (pipewire-pulse), and stops the daemons by their pids
 # however the run ends.
+#
+#   scripts/test.sh            every test, on PulseAudio and then the audio tests on PipeWire (what CI runs)
+#   scripts/test.sh --quick    unit tests only: no sound server, no terminal, no subprocesses (under a minute
+#                              after the build); extra arguments go to `swift test` in both modes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --test
+
+quick=0
+if [[ "${1:-}" == "--quick" ]]; then
+    quick=1
+    shift
+fi
+# The suites that drive real daemons, terminals, processes and loopback sockets; --quick leaves them out.
+slow_suites='EndToEndTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests'
+
+if (( quick )); then
+    scripts/install-deps.sh
+else
+    scripts/install-deps.sh --test
+fi
 
 work=$(mktemp -d /tmp/parley-test.XXXXXX)
 cleanup() {
@@ -18,9 +35,11 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-export PARLEY_TEST_PULSE_SERVER
-PARLEY_TEST_PULSE_SERVER=$(scripts/pulse-daemon.sh start "$work/pulse")
-echo "test: PulseAudio at $PARLEY_TEST_PULSE_SERVER"
+if (( ! quick )); then
+    export PARLEY_TEST_PULSE_SERVER
+    PARLEY_TEST_PULSE_SERVER=$(scripts/pulse-daemon.sh start "$work/pulse")
+    echo "test: PulseAudio at $PARLEY_TEST_PULSE_SERVER"
+fi
 
 # Progress lines are dropped to keep CI's log readable; errors, warnings and the summary stay.
 swift build --build-tests 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
@@ -28,13 +47,15 @@ export PARLEY_BIN_DIR
 PARLEY_BIN_DIR=$(swift build --show-bin-path)
 # Every test is XCTest; the summary line below is what CI reads.
 set +e
-swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$work/test.log"
+filter=()
+(( quick )) && filter=(--skip "$slow_suites")
+swift test --skip-build --disable-swift-testing ${filter[@]+"${filter[@]}"} "$@" 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
 set -e
 
 # --- PipeWire: the PulseAudio tests again, against pipewire-pulse (what most desktops run). Only in a full
-# run (no arguments): a filtered run is someone iterating on other tests.
-if (( $# == 0 )); then
+# run (no --quick, no arguments): a filtered run is someone iterating on other tests.
+if (( ! quick && $# == 0 )); then
     if pw_server=$(scripts/pipewire-daemon.sh start "$work/pipewire"); then
         echo "test: PipeWire at $pw_server"
         set +e

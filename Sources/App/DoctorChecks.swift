@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import Logging
+import ParleyTime
 import PulseAudio
 import Synchronization
 import TUI
@@ -156,8 +157,8 @@ enum DoctorChecks {
         }
         // 20 ms chunks; wait for a second's worth, or give up a little after that.
         let wanted = Int(seconds * 50)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000) + 2000)
-        while tally.read({ $0.chunks }) < wanted, ContinuousClock.now < deadline { usleep(20_000) }
+        let deadline = TimeSource.monotonic.now() + seconds + 2
+        while tally.read({ $0.chunks }) < wanted, TimeSource.monotonic.now() < deadline { usleep(20_000) }
         capture.close()
         let t = tally.read { $0 }
         guard t.chunks > 0 else {

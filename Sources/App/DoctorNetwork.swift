@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import ParleyTime
 
 /// The network path to the Live endpoint, one step at a time (DNS, TCP, TLS, WebSocket upgrade, setup), so
 /// `parley doctor` can say which step fails. A step after a failed one is skipped, not tried.
@@ -45,7 +46,7 @@ struct DoctorNetwork {
         }
 
         // DNS
-        let start = ContinuousClock.now
+        let start = TimeSource.monotonic.now()
         let address: SocketAddress
         do {
             let (host, port) = (target.host, target.port)
@@ -61,7 +62,7 @@ struct DoctorNetwork {
         }
 
         // TCP
-        let tcpStart = ContinuousClock.now
+        let tcpStart = TimeSource.monotonic.now()
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.milliseconds(Int64(timeout * 1000)))
@@ -78,7 +79,7 @@ struct DoctorNetwork {
 
         // TLS
         if target.secure {
-            let tlsStart = ContinuousClock.now
+            let tlsStart = TimeSource.monotonic.now()
             do {
                 try await tlsHandshake(address: address, host: target.host)
                 checks.append(.ok(area, "TLS", "handshake with \(target.host) verified (\(Self.ms(since: tlsStart)))"))
@@ -96,7 +97,7 @@ struct DoctorNetwork {
         }
 
         // WebSocket upgrade
-        let wsStart = ContinuousClock.now
+        let wsStart = TimeSource.monotonic.now()
         do {
             try await upgrade()
             checks.append(.ok(area, "WebSocket", "upgrade accepted (\(Self.ms(since: wsStart)))"))
@@ -112,7 +113,7 @@ struct DoctorNetwork {
             checks.append(.skip(area, "setup", "not tried: no key to send"))
             return checks
         }
-        let setupStart = ContinuousClock.now
+        let setupStart = TimeSource.monotonic.now()
         switch await sessionSetup(setup) {
         case nil:
             checks.append(.ok(area, "setup", "setupComplete: \(setup.model) accepted (\(Self.ms(since: setupStart)))"))
@@ -187,9 +188,8 @@ struct DoctorNetwork {
         }
     }
 
-    static func ms(since start: ContinuousClock.Instant) -> String {
-        let d = ContinuousClock.now - start
-        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    static func ms(since start: Double) -> String {
+        let ms = (TimeSource.monotonic.now() - start) * 1000
         return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Live
+import ParleyTime
 
 @main
 struct Parley: AsyncParsableCommand {
@@ -30,6 +31,7 @@ struct Parley: AsyncParsableCommand {
     var printConfig = false
 
     func run() async throws {
+        let launchedAt = TimeSource.monotonic.now()
         var config = try report { try common.resolve() }
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
@@ -46,7 +48,8 @@ struct Parley: AsyncParsableCommand {
             case .failure(let e): throw report(e)
             }
         }
-        let app = InteractiveApp(config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths)
+        let app = InteractiveApp(
+            config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, launchedAt: launchedAt)
         let status: Int32
         do {
             status = try await app.run()

@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import ParleyTime
 
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,7 @@ public enum TerminalProbe {
     /// Asks the terminal on stdin/stdout whether it speaks the kitty keyboard protocol, as `Terminal` does at
     /// start: `CSI ? u` then `CSI c`, answered within `timeout` seconds. Nil when stdin or stdout is not a
     /// terminal (nothing is written then). The tty modes are restored before returning.
-    public static func kittyKeyboard(timeout: Double = 0.5) -> KittyDetection.Result? {
+    public static func kittyKeyboard(timeout: Double = 0.5, time: TimeSource = .monotonic) -> KittyDetection.Result? {
         guard isatty(0) == 1, isatty(1) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(0, &saved) == 0 else { return nil }
@@ -52,12 +53,12 @@ public enum TerminalProbe {
 
         let query = Array(KittyDetection.query.utf8)
         guard query.withUnsafeBytes({ write(1, $0.baseAddress, $0.count) }) == query.count else { return nil }
-        let start = MonotonicClock.now()
+        let start = time.now()
         var detection = KittyDetection(sentAt: start, timeout: timeout)
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
-            let now = MonotonicClock.now()
+            let now = time.now()
             if let r = detection.tick(now: now) { return r }
             var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
             let wait = Int32(max(1, ((detection.deadline - now) * 1000).rounded(.up)))
@@ -65,7 +66,7 @@ public enum TerminalProbe {
             guard pfd.revents & Int16(POLLIN) != 0 else { continue }
             let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             guard n > 0 else { continue }
-            for e in decoder.feed(buffer[0..<n], now: MonotonicClock.now()) {
+            for e in decoder.feed(buffer[0..<n], now: time.now()) {
                 if let r = detection.observe(e) { return r }
             }
         }

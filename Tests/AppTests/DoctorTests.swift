@@ -1,5 +1,6 @@
 import Foundation
 import LiveSimulator
+import ParleyTesting
 import PulseAudio
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTesting
 import XCTest
 
 /// parley driven like a person would: real keystrokes in tmux, a private PulseAudio daemon with null sinks

@@ -1,0 +1,123 @@
+import Live
+import ParleyTime
+import TUI
+
+extension Reducer {
+    static func handleLive(_ s: inout AppState, _ e: LiveEvent, now: Double) -> [Effect] {
+        var fx: [Effect] = []
+        switch e {
+        case .connecting(_, let resuming):
+            s.connected = false
+            s.reconnectAt = nil
+            s.ui.header.connection = resuming || s.sessionStartedAt != nil ? .resuming(inSeconds: nil) : .connecting
+        case .setupComplete(let resumed):
+            fx += connected(&s, resumed: resumed, now: now)
+        case .audio:
+            break
+        case .inputTranscription(let text, let finished):
+            if var typed = s.typedTurn {
+                if typed.absorbEcho(text) {
+                    s.typedTurn = finished ? nil : typed
+                    break
+                }
+                s.typedTurn = nil
+            }
+            if s.talk.reply != .idle, s.talk.mode == .open {
+                fx += finishModelEntry(&s, interrupted: true)
+            }
+            if s.talk.mode == .open {
+                s.lastHeardAt = now
+                s.latency.userStarted()
+            }
+            fx += appendUser(&s, text, finished: finished)
+        case .outputTranscription(let text, let finished):
+            fx += appendModel(&s, text, finished: finished, now: now)
+        case .modelText(let text):
+            fx += appendModel(&s, text, finished: false, now: now)
+        case .generationComplete:
+            break
+        case .turnComplete:
+            if var typed = s.typedTurn {
+                // The first turn to complete after a typed turn sent over a reply is that reply's.
+                if typed.afterReply { typed.afterReply = false; s.typedTurn = typed } else { s.typedTurn = nil }
+            }
+            fx += finishUserEntry(&s)
+            fx += finishModelEntry(&s, interrupted: s.talk.reply == .discarding)
+            s.talk.reply = .idle
+            if s.ui.status == "reply interrupted — Ctrl-C again to quit" { s.ui.status = nil }
+        case .interrupted:
+            fx += finishModelEntry(&s, interrupted: true)
+            if s.talk.reply == .responding { s.talk.reply = .idle }
+        case .toolCall(let calls):
+            if s.talk.reply == .idle { s.talk.reply = .responding }
+            fx += toolCalls(&s, calls, now: now)
+        case .toolCallCancellation(let ids):
+            fx += cancelToolCalls(&s, ids, now: now)
+        case .goAway(let left):
+            s.goAwayDeadline = now + left.inSeconds
+            fx += system(&s, "the server will close this connection in \(ProtobufDuration.format(left)); moving to a new one at the next pause")
+        case .resumptionUpdate(let resumable):
+            if resumable { fx.append(.saveResumeHandle) }
+        case .usage(let u):
+            if let t = u.totalTokenCount { s.tokens += t }
+            s.ui.header.tokens = s.tokens
+            fx.append(.record(.usage(u)))
+        case .connectionClosed:
+            // Open mic keeps streaming: the session holds the audio until the next connection is live.
+            s.connected = false
+        case .reconnecting(let attempt, let delay, let after):
+            s.connected = false
+            s.reconnectAt = now + delay
+            fx += system(&s, "connection lost (\(after.description)); reconnecting, attempt \(attempt)", error: true)
+        case .protocolError(let detail):
+            fx += system(&s, "ignored a malformed message from the server (\(detail))", error: true)
+        case .heldAudioDropped(let bytes):
+            fx += system(&s, "the connection was down too long: \(bytes / 32) ms of the oldest mic audio could not be kept", error: true)
+        case .failed(let reason):
+            s.connected = false
+            s.reconnectAt = nil
+            s.ui.header.connection = .failed(reason: reason.reason.isEmpty ? "code \(reason.code)" : reason.reason)
+            if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
+            _ = s.talk.gesture.cancel()
+            fx += system(&s, "disconnected: \(reason.description)", error: true)
+        case .closed:
+            s.connected = false
+        }
+        return fx
+    }
+
+    /// A connection became live: the first, a resumed one, or a new session.
+    static func connected(_ s: inout AppState, resumed: Bool, now: Double) -> [Effect] {
+        var fx: [Effect] = []
+        let first = s.sessionStartedAt == nil
+        s.connected = true
+        s.reconnectAt = nil
+        s.goAwayDeadline = nil
+        s.ui.header.connection = .live
+        if first { s.sessionStartedAt = now }
+        if let voice = s.pendingVoice {
+            s.pendingVoice = nil
+            s.voice = voice
+            s.ui.header.voice = voice
+            fx += system(&s, resumed
+                ? "voice changed to \(voice) — the conversation continues"
+                : "voice changed to \(voice) — new session, seeded with the transcript so far")
+            fx.append(.record(.voice(voice, resumed: resumed)))
+            if !resumed { fx.append(.live(.seed(context(from: s.ui.transcript)))) }
+        } else if !first {
+            fx += system(&s, resumed
+                ? "reconnected — conversation resumed"
+                : "reconnected — new session (the old one could not be resumed), seeded with the transcript so far")
+            fx.append(.record(.reconnect(resumed: resumed)))
+            if !resumed { fx.append(.live(.seed(context(from: s.ui.transcript)))) }
+        }
+        if let mode = s.talk.pendingMode {
+            s.talk.pendingMode = nil
+            s.talk.mode = mode
+            s.ui.header.pushToTalk = AppState.pttDisplay(mode: mode, kitty: s.talk.gesture.mode == .kitty)
+            fx += system(&s, mode == .open ? "open mic: just talk; Space mutes" : "push-to-talk: hold or tap Space to talk")
+        }
+        fx += openMicIfWanted(&s)
+        return fx
+    }
+}
