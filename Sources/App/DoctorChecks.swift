@@ -109,7 +109,8 @@ enum DoctorChecks {
             checks.append(.fail(area, "speaker", "no speaker (no sink)", fix: "connect an output device, or run parley --no-audio"))
         }
 
-        if let mic = wantedMic.flatMap({ n in devices.sources.first { $0.name == n } }) ?? mic {
+        // The source parley would record from, if it is there (a missing --mic already failed above).
+        if let mic, wantedMic == nil || mic.name == wantedMic {
             checks.append(micLevel(device: wantedMic, name: mic.name, seconds: micSeconds))
         }
         return checks
