@@ -70,8 +70,9 @@ if (( uninstall )); then
 fi
 
 # ---- build -----------------------------------------------------------------------------------------------
+# The Swift toolchain's usual home when it is not on PATH yet.
+if ! command -v swift >/dev/null && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 scripts/install-deps.sh
-if ! command -v swift >/dev/null; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 echo "install.sh: building parley (release); the first build takes a few minutes" >&2
 swift build -c release --product parley 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
 bin=$(swift build -c release --show-bin-path)
