@@ -10,7 +10,8 @@
 #   scripts/pipewire-daemon.sh stop DIR    stops the daemons started in DIR, by their pids.
 #
 # Works as root in a container without D-Bus: WirePlumber gets a config in DIR that leaves out everything
-# that needs a bus (Bluetooth, device reservation, the Flatpak portal, cameras) and there is no sound card
+# that needs a bus (Bluetooth, device reservation, the Flatpak portal, cameras; WirePlumber 0.4's Lua config,
+# as in Debian 12) and there is no sound card
 # to monitor anyway. Nothing outside DIR is touched.
 set -eu
 
