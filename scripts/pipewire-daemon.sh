@@ -11,8 +11,7 @@
 #
 # Works as root in a container without D-Bus: WirePlumber gets a config in DIR that leaves out everything
 # that needs a bus (Bluetooth, device reservation, the Flatpak portal, cameras; WirePlumber 0.4's Lua config,
-# as in Debian 12) and there is no sound card
-# to monitor anyway. Nothing outside DIR is touched.
+# as in Debian 12) and there is no sound card to monitor anyway. Nothing outside DIR is touched.
 set -eu
 
 usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
