@@ -108,6 +108,18 @@ final class DoctorTests: XCTestCase {
         XCTAssertTrue(r.out.contains("failed"), r.out)
     }
 
+    func testInATerminalItMeasuresTheSizeAndAsksForTheKittyProtocol() throws {
+        // tmux answers the device-attributes query but not the kitty one (and sets TMUX in its panes): the check
+        // must settle, say so, and leave the terminal as it found it.
+        let t = try Tmux(width: 110, height: 32, env: env())
+        defer { t.close() }
+        try t.type("\(Binaries.parley) doctor --demo --no-audio; echo doctor-exit=$?", enter: true)
+        let screen = try t.wait(for: "doctor-exit=0")
+        XCTAssertTrue(screen.contains("OK    terminal  size       110×32"), screen)
+        XCTAssertTrue(screen.contains("WARN  terminal  keyboard   no kitty keyboard protocol (tmux"), screen)
+        XCTAssertFalse(screen.contains("[?u") || screen.contains("?1;2c"), "no query or reply leaks onto the screen:\n\(screen)")
+    }
+
     func testNoSoundServerFailsWithAHint() throws {
         let r = try doctor(["--demo"], env: env())
         XCTAssertEqual(r.status, 1)
