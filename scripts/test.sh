@@ -15,7 +15,7 @@ if [[ "${1:-}" == "--quick" ]]; then
     shift
 fi
 # The suites that drive real daemons, terminals, processes and loopback sockets; --quick leaves them out.
-slow_suites='EndToEndTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests'
+slow_suites='EndToEndTests|DoctorCommandTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests'
 
 if (( quick )); then
     scripts/install-deps.sh
@@ -60,7 +60,7 @@ if (( ! quick && $# == 0 )); then
         echo "test: PipeWire at $pw_server"
         set +e
         PARLEY_TEST_PULSE_SERVER=$pw_server \
-            swift test --skip-build --disable-swift-testing --filter 'PulseAudioTests|DoctorTests.testSoundServer' 2>&1 | tee "$work/test-pipewire.log"
+            swift test --skip-build --disable-swift-testing --filter 'PulseAudioTests|DoctorCommandTests.testSoundServer' 2>&1 | tee "$work/test-pipewire.log"
         pw_status=${PIPESTATUS[0]}
         set -e
         (( pw_status == 0 )) || status=$pw_status

@@ -6,9 +6,9 @@ import XCTest
 
 @testable import App
 
-/// `parley doctor`: its findings as values, and the command run for real against the simulator, a local
-/// endpoint, a closed port and the test sound server. Never against the internet.
-final class DoctorTests: XCTestCase {
+/// `parley doctor` run for real: against the simulator, a local endpoint, a closed port, the test sound server, an
+/// MCP server and a terminal. Never against the internet. (Slow suite: subprocesses, daemons, tmux.)
+final class DoctorCommandTests: XCTestCase {
     var home: String!
 
     override func setUpWithError() throws {
@@ -171,7 +171,28 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(none.first?.status, .skip)
     }
 
-    // MARK: findings as values
+    /// A loopback port nothing listens on: bound, then closed.
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw XCTSkip("no socket") }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard bound else { throw XCTSkip("cannot bind a loopback port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+/// `parley doctor`'s findings and `parley devices`' listing as values.
+final class DoctorTests: XCTestCase {
+    typealias Output = DoctorCommandTests.Output
+
 
     func testKeySourcesAndShapes() {
         let good = "AIza" + String(repeating: "x", count: 35)
@@ -204,7 +225,6 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(decoded.checks.last?.fix, "do y")
     }
 
-    // MARK: devices
 
     func testDevicesWithoutAMicrophoneSayHowToListMonitors() {
         let devices = AudioDevices(
@@ -217,22 +237,5 @@ final class DoctorTests: XCTestCase {
         XCTAssertTrue(listing.contains("* out  — Out  (default)"), listing)
         let all = Devices.listing(devices, monitors: true)
         XCTAssertTrue(all.contains("* out.monitor"), all)
-    }
-
-    /// A loopback port nothing listens on: bound, then closed.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw XCTSkip("no socket") }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
-        }
-        guard bound else { throw XCTSkip("cannot bind a loopback port") }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 }
