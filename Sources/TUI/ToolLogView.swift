@@ -48,6 +48,8 @@ public enum ToolLogView {
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
         left.append(c.name, selected ? .selection : .toolName)
         if let s = c.server { left.append(" (\(s))", .dim) }
+        if c.behavior == "NON_BLOCKING" { left.append(" async" + (c.scheduling.map { "·" + $0.lowercased() } ?? ""), .dim) }
+        if !c.partials.isEmpty { left.append(" +\(c.partials.count) partial", .dim) }
         left.append(" ")
         left.append(c.arguments, .toolArgs)
         let leftW = max(0, w - DisplayWidth.of(right))
@@ -64,6 +66,13 @@ public enum ToolLogView {
 
     static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {
         var lines = WordWrap.wrap([StyledRun(c.arguments, .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
+        if let b = c.behavior {
+            let mode = b + (c.scheduling.map { ", scheduling \($0)" } ?? "")
+            lines += WordWrap.wrap([StyledRun(mode, .normal)], width: w, firstPrefix: StyledLine("   runs ", .dim), indent: 8)
+        }
+        for p in c.partials {
+            lines += WordWrap.wrap([StyledRun(p, .normal)], width: w, firstPrefix: StyledLine("partial ", .dim), indent: 8)
+        }
         if let r = c.result {
             lines += WordWrap.wrap([StyledRun(r, c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
         }

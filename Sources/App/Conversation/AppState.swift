@@ -23,6 +23,11 @@ struct AppState: Sendable {
     /// A typed turn is waiting for its echo as input transcription (already shown: not shown twice).
     var typedTurnPending = false
     var modelEntry: Int?
+    /// The thought streaming now, if any.
+    var thoughtEntry: Int?
+    /// This turn's transcription fragments, joined into clean text.
+    var userWords = TranscriptText()
+    var modelWords = TranscriptText()
     /// A voice switch waiting for the end of the turn.
     var pendingVoice: String?
     /// A mode switch waiting for the new connection.
@@ -41,6 +46,8 @@ struct AppState: Sendable {
     var toolServers: [String: String] = [:]
     /// Tool call id → when it started.
     var toolStarts: [String: Double] = [:]
+    /// How each function runs (BLOCKING or NON_BLOCKING, and its scheduling), for the tool log.
+    var toolPolicy = ToolCallPolicy.blocking
     var quitting = false
     var keyMap = KeyMap.default
 
@@ -77,6 +84,8 @@ enum AppEvent: Sendable {
     /// The first reply audio of a turn reached the speaker path.
     case replyAudioStarted
     case toolFinished(id: String, outcome: ToolOutcome, result: String)
+    /// A long tool reported a partial result (sent with `willContinue`).
+    case toolPartial(id: String, result: String)
     /// A tool call waits for the user's yes or no (e.g. the exact shell command).
     case confirmTool(id: String, name: String, detail: String)
     /// Audio failed or changed (e.g. a device vanished); shown as a system line.

@@ -21,6 +21,8 @@ enum Reducer {
             if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }) { s.ui.toolLog.calls[i].state = .pending }
             s.confirmations.append((id, name, detail))
             showNextConfirmation(&s)
+        case .toolPartial(let id, let result):
+            if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }) { s.ui.toolLog.calls[i].partials.append(result) }
         case .toolFinished(let id, let outcome, let result):
             if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }), [.running, .pending].contains(s.ui.toolLog.calls[i].state) {
                 s.ui.toolLog.calls[i].state = outcome == .ok ? .ok : outcome == .denied ? .denied : .error
@@ -164,6 +166,10 @@ enum Reducer {
         case .scrollLineDown: return [.scroll(.lines(1))]
         case .export:
             return [.export]
+        case .toggleThoughts:
+            s.ui.transcript.setShowThoughts(!s.ui.transcript.showThoughts)
+            s.ui.status = s.ui.transcript.showThoughts ? "showing the model's thoughts" : "thoughts folded"
+            return []
         }
     }
 
@@ -281,14 +287,39 @@ enum Reducer {
             }
             if s.modelResponding, s.mode == .open { fx += finishModelEntry(&s, interrupted: true) }
             fx += appendUser(&s, text, finished: finished)
+        case .interimInputTranscription(let text):
+            guard !s.typedTurnPending else { break }
+            if let id = s.userEntry {
+                s.ui.transcript.update(id) { $0.partial = TranscriptText($0.partial + text).text }
+            } else {
+                s.userEntry = s.ui.transcript.append(.user, "")
+                s.ui.transcript.update(s.userEntry ?? -1) { $0.partial = TranscriptText(text).text }
+            }
+        case .thought(let text):
+            if let id = s.thoughtEntry {
+                s.ui.transcript.update(id) { $0.interim += text }
+            } else {
+                let folded = !s.ui.transcript.showThoughts
+                s.thoughtEntry = s.ui.transcript.append(.thought, "", interim: text)
+                s.ui.transcript.update(s.thoughtEntry ?? -1) { $0.folded = folded }
+            }
+        case .interactionStatus(let status):
+            s.ui.header.interactionStatus = status
+        case .modelActivity(let activity):
+            ToolLogActivity.apply(activity, to: &s.ui.toolLog, now: now)
         case .outputTranscription(let text, let finished):
             fx += appendModel(&s, text, finished: finished)
         case .modelText(let text):
             fx += appendModel(&s, text, finished: false)
         case .generationComplete:
             break
-        case .turnComplete:
+        case .turnComplete(let reason):
             s.typedTurnPending = false
+            s.thoughtEntry = nil
+            s.ui.header.interactionStatus = nil
+            if let reason, !reason.isEmpty, reason != "TURN_COMPLETE_REASON_UNSPECIFIED" {
+                fx += system(&s, "the model ended its turn: \(reason)")
+            }
             fx += finishUserEntry(&s)
             fx += finishModelEntry(&s, interrupted: s.discardingReply)
             s.modelResponding = false
@@ -298,9 +329,13 @@ enum Reducer {
             fx += finishModelEntry(&s, interrupted: true)
             s.modelResponding = false
         case .toolCall(let calls):
-            s.modelResponding = true
+            // A NON_BLOCKING call lets the model talk on; only a blocking one holds the turn open.
+            if calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) { s.modelResponding = true }
             for c in calls {
-                s.ui.toolLog.calls.append(ToolCallEntry(id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running))
+                s.ui.toolLog.calls.append(ToolCallEntry(
+                    id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running,
+                    behavior: s.toolPolicy.model.asyncFunctions ? s.toolPolicy.behavior(of: c.name).rawValue : nil,
+                    scheduling: s.toolPolicy.responseScheduling(of: c.name)?.rawValue))
                 s.toolStarts[c.id] = now
             }
             fx.append(.runTools(calls))
@@ -358,10 +393,16 @@ enum Reducer {
     }
 
     static func appendUser(_ s: inout AppState, _ text: String, finished: Bool) -> [Effect] {
+        s.userWords.append(text)
+        let clean = s.userWords.text
         if let id = s.userEntry {
-            s.ui.transcript.update(id) { $0.interim += text }
-        } else if !text.isEmpty {
-            s.userEntry = s.ui.transcript.append(.user, "", interim: text)
+            // The final transcript replaces the fast partial one.
+            s.ui.transcript.update(id) { e in
+                e.interim = clean
+                if !text.isEmpty { e.partial = "" }
+            }
+        } else if !clean.isEmpty {
+            s.userEntry = s.ui.transcript.append(.user, "", interim: clean)
         }
         return finished ? finishUserEntry(&s) : []
     }
@@ -370,22 +411,27 @@ enum Reducer {
         s.typedTurnPending = false
         var fx = finishUserEntry(&s)
         s.modelResponding = true
+        s.thoughtEntry = nil
+        s.modelWords.append(text)
+        let clean = s.modelWords.text
         if let id = s.modelEntry {
-            s.ui.transcript.update(id) { $0.interim += text }
-        } else if !text.isEmpty {
-            s.modelEntry = s.ui.transcript.append(.model, "", interim: text, interrupted: s.discardingReply)
+            s.ui.transcript.update(id) { $0.interim = clean }
+        } else if !clean.isEmpty {
+            s.modelEntry = s.ui.transcript.append(.model, "", interim: clean, interrupted: s.discardingReply)
         }
         if finished { fx += finishModelEntry(&s, interrupted: false) }
         return fx
     }
 
     static func finishUserEntry(_ s: inout AppState) -> [Effect] {
+        s.userWords.reset()
         guard let id = s.userEntry else { return [] }
         s.userEntry = nil
         var text = ""
         s.ui.transcript.update(id) { e in
-            e.text += e.interim
+            e.text += e.interim.isEmpty ? e.partial : e.interim
             e.interim = ""
+            e.partial = ""
             text = e.text.trimmingCharacters(in: .whitespaces)
             e.text = text
         }
@@ -393,6 +439,7 @@ enum Reducer {
     }
 
     static func finishModelEntry(_ s: inout AppState, interrupted: Bool) -> [Effect] {
+        s.modelWords.reset()
         guard let id = s.modelEntry else { return [] }
         s.modelEntry = nil
         var text = ""

@@ -104,6 +104,8 @@ final class InteractiveApp {
         if let problem = keyMap.problem { state.ui.transcript.append(.error, problem) }
         for problem in mcpProblems { state.ui.transcript.append(.error, problem) }
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
+        state.toolPolicy = ToolCallPolicy(
+            model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
         if let resume {
             Self.showEarlier(resume.transcript, in: &state.ui.transcript)
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resumeAge / 60)) min ago")
@@ -113,7 +115,7 @@ final class InteractiveApp {
         let pump = Task { [events] in
             for await e in session.events { events.post(.live(e)) }
         }
-        let toolRunner = ToolRunner(registry: tools)
+        let toolRunner = ToolRunner(registry: tools, policy: state.toolPolicy)
         let confirmations = Confirmations()
         session.start()
         renderer.render(state.ui, dirty: .all)
@@ -144,7 +146,8 @@ final class InteractiveApp {
                     await confirmations.ask(call.id) { events.post(.confirmTool(id: call.id, name: call.name, detail: detail)) }
                 }, finished: { a, outcome in
                     events.post(.toolFinished(id: a.id, outcome: outcome, result: a.response.compactText))
-                }, respond: { session.sendToolResponse($0) })
+                }, partial: { events.post(.toolPartial(id: $0.id, result: $0.response.compactText)) },
+                respond: { session.sendToolResponse($0) })
             case .cancelTools(let ids):
                 for id in ids { confirmations.answer(id, yes: false) }
                 toolRunner.cancel(ids)
@@ -273,7 +276,7 @@ final class InteractiveApp {
             switch e.speaker {
             case .user: return Content(role: "user", text: text)
             case .model: return Content(role: "model", text: text)
-            case .system, .error: return nil
+            case .system, .error, .thought: return nil
             }
         }
     }
