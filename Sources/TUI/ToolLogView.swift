@@ -44,16 +44,18 @@ public enum ToolLogView {
     static func row(_ c: ToolCallEntry, width w: Int, selected: Bool) -> StyledLine {
         let state = c.state.rawValue
         let dur = c.duration.map { formatDuration($0) } ?? ""
-        let right = " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
+        // How a NON_BLOCKING call runs stays in view on the right; the arguments give way first.
+        var tag = c.behavior == "NON_BLOCKING" ? "async" + (c.scheduling.map { "·" + $0.lowercased() } ?? "") : ""
+        if !c.partials.isEmpty { tag += (tag.isEmpty ? "" : " ") + "+\(c.partials.count)" }
+        let right = (tag.isEmpty ? "" : " " + tag) + " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
         left.append(c.name, selected ? .selection : .toolName)
         if let s = c.server { left.append(" (\(s))", .dim) }
-        if c.behavior == "NON_BLOCKING" { left.append(" async" + (c.scheduling.map { "·" + $0.lowercased() } ?? ""), .dim) }
-        if !c.partials.isEmpty { left.append(" +\(c.partials.count) partial", .dim) }
         left.append(" ")
         left.append(c.arguments, .toolArgs)
         let leftW = max(0, w - DisplayWidth.of(right))
         var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
+        if !tag.isEmpty { line.append(" " + tag, .dim) }
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
         line.append(dur.leftPadded(to: 6), .dim)

@@ -158,7 +158,7 @@ final class ServiceContentReducerTests: XCTestCase {
         XCTAssertEqual(entry?.scheduling, "INTERRUPT")
         XCTAssertEqual(entry?.partials, [#"{"n":1}"#])
         let row = ToolLogView.render(s.ui.toolLog, size: Size(rows: 3, columns: 80)).map(\.text).joined(separator: "\n")
-        XCTAssertTrue(row.contains("async·interrupt +1 partial"), row)
+        XCTAssertTrue(row.contains("async·interrupt +1 running"), row)
 
         on(.modelActivity(.code(language: "PYTHON", code: "print(2+2)")))
         on(.modelActivity(.codeResult(outcome: "OUTCOME_OK", output: "4")))
