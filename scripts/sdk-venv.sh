@@ -8,6 +8,7 @@ if [[ -x "$dir/bin/python" ]] && "$dir/bin/python" -c 'import google.genai' 2>/d
     echo "$dir/bin/python"
     exit 0
 fi
+mkdir -p "$(dirname "$dir")"
 if ! python3 -m venv "$dir" >/dev/null 2>"$dir.err"; then
     echo "sdk-venv: python3 -m venv failed: $(tail -n 1 "$dir.err")" >&2
     exit 3
