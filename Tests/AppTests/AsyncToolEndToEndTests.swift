@@ -22,26 +22,9 @@ extension EndToEndTests {
     }
 
     func testAskDefaultsToGemini38AndPrintsNoThoughts() throws {
-        let sim = Process()
-        sim.executableURL = URL(fileURLWithPath: Binaries.parley)
-        sim.arguments = ["simulate", "--port", "0", "--reply-delay", "0"]
-        let err = Pipe()
-        sim.standardError = err
-        sim.standardOutput = FileHandle.nullDevice
-        try sim.run()
-        defer {
-            sim.terminate()
-            sim.waitUntilExit()
-        }
-        var banner = Data()
-        let deadline = Date().addingTimeInterval(15)
-        while !String(decoding: banner, as: UTF8.self).contains("\n"), Date() < deadline {
-            banner.append(err.fileHandleForReading.availableData)
-        }
-        let text = String(decoding: banner, as: UTF8.self)
-        guard let r = text.range(of: "ws://127.0.0.1:"), let port = Int(text[r.upperBound...].prefix { $0.isNumber }) else {
-            return XCTFail("simulator did not start: \(text)")
-        }
+        let sim = try SimulatorProcess(["--reply-delay", "0"])
+        defer { sim.stop() }
+        let port = sim.port
         let endpoint = "ws://127.0.0.1:\(port)"
         let plain = try shell([Binaries.parley, "ask", "--endpoint", endpoint, "hello"], env: env())
         XCTAssertEqual(plain.status, 0, plain.err)

@@ -21,26 +21,9 @@ final class OfficialSDKTests: XCTestCase {
 
     func testGoogleGenAISDKTalksToTheSimulator() throws {
         let python = try sdkPython()
-        let sim = Process()
-        sim.executableURL = URL(fileURLWithPath: Binaries.parley)
-        sim.arguments = ["simulate", "--port", "0", "--reply-delay", "0"]
-        let err = Pipe()
-        sim.standardError = err
-        sim.standardOutput = FileHandle.nullDevice
-        try sim.run()
-        defer {
-            sim.terminate()
-            sim.waitUntilExit()
-        }
-        var banner = Data()
-        let deadline = Date().addingTimeInterval(15)
-        while !String(decoding: banner, as: UTF8.self).contains("\n"), Date() < deadline {
-            banner.append(err.fileHandleForReading.availableData)
-        }
-        let text = String(decoding: banner, as: UTF8.self)
-        guard let r = text.range(of: "ws://127.0.0.1:"), let port = Int(text[r.upperBound...].prefix { $0.isNumber }) else {
-            return XCTFail("simulator did not start: \(text)")
-        }
+        let sim = try SimulatorProcess(["--reply-delay", "0"])
+        defer { sim.stop() }
+        let port = sim.port
         let run = try shell([python, Self.root + "/Tests/SDK/sdk_client.py", "ws://127.0.0.1:\(port)"], timeout: 120)
         XCTAssertEqual(run.status, 0, "stdout: \(run.out)\nstderr: \(run.err)")
         let seen = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]

@@ -132,7 +132,10 @@ final class InteractiveApp {
             case .interruptPlayback: audio.interruptReply()
             case .switchVoice(let name):
                 let requireHandle = session.hasResumptionHandle || state.modelResponding
-                session.reconfigure(requireHandle: requireHandle) { $0.generationConfig?.speechConfig = SpeechConfig(voiceName: name) }
+                session.reconfigure(requireHandle: requireHandle) {
+                    let language = $0.generationConfig?.speechConfig?.languageCode
+                    $0.generationConfig?.speechConfig = SpeechConfig(voiceName: name, languageCode: language)
+                }
             case .switchMode(let mode):
                 var c = config
                 c.mode = mode
