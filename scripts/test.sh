@@ -45,6 +45,11 @@ fi
 swift build --build-tests 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
 export PARLEY_BIN_DIR
 PARLEY_BIN_DIR=$(swift build --show-bin-path)
+# The official Python SDK, for the test that runs it against `parley simulate`; that test says why it skips
+# when pip cannot install it.
+if sdk_python=$(scripts/sdk-venv.sh .build/sdk-venv); then
+    export PARLEY_SDK_PYTHON="$sdk_python"
+fi
 # Every test is XCTest; the summary line below is what CI reads.
 set +e
 filter=()

@@ -32,6 +32,9 @@ struct Ask: AsyncParsableCommand {
     @Flag(name: .customLong("allow-shell"), help: "Let the model run shell commands (with tools.run_shell_command on); denied otherwise, since no one is there to confirm.")
     var allowShell = false
 
+    @Flag(help: "Also print the model's thoughts (native-audio models send them as text; hidden by default).")
+    var thoughts = false
+
     @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
     var timeout: Double = 120
 
@@ -54,16 +57,19 @@ struct Ask: AsyncParsableCommand {
         var policy = ConnectionMachine.Policy()
         policy.reconnects = false
         let replyAudio = ReplyAudio()
+        var oneTurn = config
+        oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
+        let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil)
         let session = LiveSession(
             configuration: LiveConfiguration(
-                endpoint: config.endpoint, credential: credential,
-                setup: config.setup(tools: tools.declarations, manualActivity: speech != nil), policy: policy),
+                endpoint: config.endpoint, credential: credential, setup: setup, policy: policy),
             logger: Logger(label: "parley.ask"),
             playback: { command in
                 if case .play(let pcm) = command { replyAudio.append(pcm) }
             })
-        let printer = AskPrinter(json: json)
-        let runner = ToolRunner(registry: tools)
+        let printer = AskPrinter(json: json, thoughts: thoughts)
+        let runner = ToolRunner(registry: tools, policy: ToolCallPolicy(
+            model: LiveModel.traits(of: setup.model), setup: setup, registry: tools, configured: config.tools.scheduling))
         let question = text.joined(separator: " ")
 
         let timeoutTask = Task {
@@ -152,9 +158,17 @@ final class ReplyAudio: Sendable {
 /// Prints ask's events as transcripts or JSON lines.
 final class AskPrinter {
     let json: Bool
+    /// Print thoughts (as `thinking: …` lines); never mixed into the reply.
+    let thoughts: Bool
     private var section: String?
+    /// The section's fragments joined into clean text, and how much of it is printed.
+    private var joined = TranscriptText()
+    private var printed = ""
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, thoughts: Bool = false) {
+        self.json = json
+        self.thoughts = thoughts
+    }
 
     func print(_ event: LiveEvent) {
         if json {
@@ -165,6 +179,10 @@ final class AskPrinter {
         case .inputTranscription(let text, _): stream("you", text)
         case .outputTranscription(let text, _): stream("gemini", text)
         case .modelText(let text): stream("gemini", text)
+        case .thought(let text) where thoughts: stream("thinking", text)
+        case .modelActivity(let activity):
+            endLine()
+            emit(Self.describe(activity) + "\n")
         case .interrupted: emit(" [interrupted]")
         case .toolCall(let calls):
             endLine()
@@ -180,7 +198,10 @@ final class AskPrinter {
     static func toolAnswers(_ answers: [FunctionResponse], json: Bool) {
         if json {
             for a in answers {
-                StandardStream.write(#"{"event":"toolResponse","id":\#(Self.quote(a.id)),"name":\#(Self.quote(a.name)),"response":\#(a.response.compactText)}"# + "\n", to: 1)
+                var fields: [String: JSONValue] = ["event": "toolResponse", "id": .string(a.id), "name": .string(a.name), "response": a.response]
+                if let s = a.scheduling { fields["scheduling"] = .string(s.rawValue) }
+                if a.willContinue == true { fields["willContinue"] = true }
+                StandardStream.write(JSONValue.object(fields).compactText + "\n", to: 1)
             }
         }
     }
@@ -192,8 +213,23 @@ final class AskPrinter {
             endLine()
             emit("\(who): ")
             section = who
+            joined.reset()
+            printed = ""
         }
-        emit(text)
+        joined.append(text)
+        let addition = joined.addition(after: printed)
+        printed += addition
+        emit(addition)
+    }
+
+    /// One line for code the model ran or a search it made.
+    static func describe(_ activity: ModelActivity) -> String {
+        switch activity {
+        case .code(let language, let code): return "[code \(language.lowercased())] \(code)"
+        case .codeResult(let outcome, let output): return "[code result \(outcome)] \(output)"
+        case .grounding(let queries, let sources):
+            return "[search] \(queries.joined(separator: "; "))" + (sources.isEmpty ? "" : " — sources: \(sources.joined(separator: "; "))")
+        }
     }
 
     private func endLine() {
@@ -204,7 +240,6 @@ final class AskPrinter {
     private func emit(_ s: String) { StandardStream.write(s, to: 1) }
     private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
 
-    static func quote(_ s: String) -> String { JSONValue.string(s).compactText }
 
     static func jsonLine(_ event: LiveEvent) -> String? {
         func obj(_ name: String, _ fields: [String: JSONValue] = [:]) -> String {
@@ -219,6 +254,13 @@ final class AskPrinter {
         case .inputTranscription(let t, let f): return obj("inputTranscription", ["text": .string(t), "finished": .bool(f)])
         case .outputTranscription(let t, let f): return obj("outputTranscription", ["text": .string(t), "finished": .bool(f)])
         case .modelText(let t): return obj("modelText", ["text": .string(t)])
+        case .thought(let t): return obj("thought", ["text": .string(t)])
+        case .interimInputTranscription(let t): return obj("interimInputTranscription", ["text": .string(t)])
+        case .interactionStatus(let t): return obj("interactionStatus", ["status": .string(t)])
+        case .modelActivity(.code(let language, let code)): return obj("executableCode", ["language": .string(language), "code": .string(code)])
+        case .modelActivity(.codeResult(let outcome, let output)): return obj("codeExecutionResult", ["outcome": .string(outcome), "output": .string(output)])
+        case .modelActivity(.grounding(let queries, let sources)):
+            return obj("grounding", ["queries": .array(queries.map { .string($0) }), "sources": .array(sources.map { .string($0) })])
         case .generationComplete: return obj("generationComplete")
         case .turnComplete(let r): return obj("turnComplete", r.map { ["reason": .string($0)] } ?? [:])
         case .interrupted: return obj("interrupted")

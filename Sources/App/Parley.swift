@@ -11,12 +11,12 @@ struct Parley: AsyncParsableCommand {
         discussion: """
             Without a subcommand parley opens the full-screen conversation. It needs GEMINI_API_KEY (or GOOGLE_API_KEY); `parley --demo` runs everything against a built-in simulator instead, with no key and no network.
 
-            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message · t tool log · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
+            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
         version: "0.1.0",
-        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Export.self, Doctor.self]
+        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, Export.self, Doctor.self]
     )
 
     @OptionGroup var common: CommonOptions

@@ -61,6 +61,8 @@ public final class LiveSession: Sendable {
         var closing = false
         /// When the last planned hand-over closed the old connection, to time the gap.
         var handoverStartedAt: Double?
+        /// This turn's end was already reported (from `generationComplete` or `waitingForInput`).
+        var turnEndReported = false
     }
 
     /// - Parameter playback: receives reply audio and flushes directly on the receive path; when nil, audio
@@ -97,8 +99,12 @@ public final class LiveSession: Sendable {
     /// Mic audio: 16 kHz mono s16le, ideally 20 ms chunks.
     public func sendAudio(_ pcm: Data) { send(.realtimeInput(.micAudio(pcm))) }
 
-    /// A typed user turn (`clientContent`), which also interrupts a reply in progress.
-    public func sendText(_ text: String) { send(.clientContent(.userText(text)), startsTurn: true) }
+    /// A typed user turn (`clientContent`), which also interrupts a reply in progress. Models that refuse
+    /// `clientContent` mid-session get it as `realtimeInput.text`.
+    public func sendText(_ text: String) {
+        let model = LiveModel.traits(of: setup.model)
+        send(model.midSessionClientContent ? .clientContent(.userText(text)) : .realtimeInput(.text(text)), startsTurn: true)
+    }
 
     /// Adds turns to the context without asking for a reply (`turnComplete: false`).
     public func seedContext(_ turns: [Content]) {
@@ -306,6 +312,12 @@ public final class LiveSession: Sendable {
         }
     }
 
+    /// Text parts are thoughts on native-audio models answering with audio.
+    private var textPartsAreThoughts: Bool {
+        let setup = self.setup
+        return LiveModel.traits(of: setup.model).textPartsAreThoughts && setup.generationConfig?.responseModalities?.first != "TEXT"
+    }
+
     /// One handler per field, in a fixed order; interruption first because it outranks audio.
     private func handle(_ message: ServerMessage, id: Int) {
         if message.setupComplete != nil { step(.setupComplete(id: id)) }
@@ -314,22 +326,34 @@ public final class LiveSession: Sendable {
                 playback?(.flush)
                 continuation.yield(.interrupted)
             }
+            if let t = content.interimInputTranscription, let text = t.text, !text.isEmpty {
+                continuation.yield(.interimInputTranscription(text))
+            }
             if let t = content.inputTranscription, let text = t.text ?? (t.finished == true ? "" : nil) {
                 step(.turnStarted)
                 continuation.yield(.inputTranscription(text, finished: t.finished ?? false))
             }
+            if let status = content.interactionStatus?.interactionStatusText {
+                continuation.yield(.interactionStatus(status))
+            }
             if let turn = content.modelTurn {
                 step(.turnStarted)
+                core.withLock { $0.turnEndReported = false }
+                let thoughts = textPartsAreThoughts
                 for part in turn.parts {
                     if let blob = part.inlineData, blob.mimeType.hasPrefix("audio/") {
                         if let playback { playback(.play(blob.data)) } else { continuation.yield(.audio(blob.data)) }
-                    } else if let text = part.text, part.thought != true {
-                        continuation.yield(.modelText(text))
+                    } else if let text = part.text {
+                        continuation.yield(part.thought == true || thoughts ? .thought(text) : .modelText(text))
                     }
+                    for activity in ModelActivity.of(part) { continuation.yield(.modelActivity(activity)) }
                 }
             }
             if let t = content.outputTranscription, let text = t.text ?? (t.finished == true ? "" : nil) {
                 continuation.yield(.outputTranscription(text, finished: t.finished ?? false))
+            }
+            if let grounding = content.groundingMetadata.flatMap({ ModelActivity.grounding($0) }) {
+                continuation.yield(.modelActivity(grounding))
             }
         }
         if let call = message.toolCall {
@@ -340,7 +364,15 @@ public final class LiveSession: Sendable {
         if let usage = message.usageMetadata { continuation.yield(.usage(usage)) }
         if let content = message.serverContent {
             if content.generationComplete == true { continuation.yield(.generationComplete) }
-            if content.turnComplete == true {
+            // Some models end a turn with `generationComplete` alone, or say they wait for input.
+            let ends = content.turnComplete == true || content.waitingForInput == true
+                || (content.generationComplete == true && LiveModel.traits(of: setup.model).mayOmitTurnComplete)
+            let reported = core.withLock { core -> Bool in
+                let was = core.turnEndReported
+                if ends { core.turnEndReported = content.turnComplete != true }
+                return was
+            }
+            if ends, !reported {
                 playback?(.turnComplete)
                 continuation.yield(.turnComplete(reason: content.turnCompleteReason))
                 step(.turnEnded)

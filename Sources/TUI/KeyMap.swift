@@ -28,6 +28,7 @@ public struct KeyMap: Sendable, Equatable {
         .init(KeyChord(.up), .scrollLineUp),
         .init(KeyChord(.down), .scrollLineDown),
         .init(KeyChord(.character("e")), .export),
+        .init(KeyChord(.character("T")), .toggleThoughts),
     ])
 
     /// The command bound to a key event, if any (releases and repeats of keys other than Space map to nothing;

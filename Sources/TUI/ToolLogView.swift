@@ -44,7 +44,10 @@ public enum ToolLogView {
     static func row(_ c: ToolCallEntry, width w: Int, selected: Bool) -> StyledLine {
         let state = c.state.rawValue
         let dur = c.duration.map { formatDuration($0) } ?? ""
-        let right = " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
+        // How a NON_BLOCKING call runs stays in view on the right; the arguments give way first.
+        var tag = c.behavior == "NON_BLOCKING" ? "async" + (c.scheduling.map { "·" + $0.lowercased() } ?? "") : ""
+        if !c.partials.isEmpty { tag += (tag.isEmpty ? "" : " ") + "+\(c.partials.count)" }
+        let right = (tag.isEmpty ? "" : " " + tag) + " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
         let leftW = max(0, w - DisplayWidth.of(right))
         // The name comes first and is shortened in its middle, never cut: MCP tool names share long prefixes
@@ -57,6 +60,7 @@ public enum ToolLogView {
         left.append(" ")
         left.append(c.arguments, .toolArgs)
         var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
+        if !tag.isEmpty { line.append(" " + tag, .dim) }
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
         line.append(dur.leftPadded(to: 6), .dim)
@@ -69,6 +73,13 @@ public enum ToolLogView {
 
     static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {
         var lines = WordWrap.wrap([StyledRun(c.arguments, .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
+        if let b = c.behavior {
+            let mode = b + (c.scheduling.map { ", scheduling \($0)" } ?? "")
+            lines += WordWrap.wrap([StyledRun(mode, .normal)], width: w, firstPrefix: StyledLine("   runs ", .dim), indent: 8)
+        }
+        for p in c.partials {
+            lines += WordWrap.wrap([StyledRun(p, .normal)], width: w, firstPrefix: StyledLine("partial ", .dim), indent: 8)
+        }
         if let r = c.result {
             lines += WordWrap.wrap([StyledRun(r, c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
         }

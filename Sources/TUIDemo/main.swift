@@ -226,6 +226,9 @@ let launchToFrame = processAge(at: firstFrame)
     case .scrollLineUp: renderer.scrollTranscript(.lines(-1), in: &state); return .transcript
     case .scrollLineDown: renderer.scrollTranscript(.lines(1), in: &state); return .transcript
     case .export: state.status = "export is not part of the demo"; return .status
+    case .toggleThoughts:
+        state.transcript.setShowThoughts(!state.transcript.showThoughts)
+        return .transcript
     }
 }
 

@@ -215,7 +215,6 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   �
 you     東京の天気は？ 😀 ありがとう                                           │
 gemini  Sure — here is the forecast for tomorrow                               │
                                                                                │
-                                                                               │
                        ┌─ Keys ────────────────────────────────────────────────────────────────┐
                        │ Space         talk: hold Space (or tap to start, tap again to stop)   │
                        │ v             choose a voice                                          │
@@ -232,6 +231,7 @@ gemini  Sure — here is the forecast for tomorrow                              
                        │ Up            scroll up one line                                      │
                        │ Down          scroll down one line                                    │
                        │ e             export the transcript as Markdown                       │
+                       │ T             show or fold the model's thoughts                       │
                        │                                                                       │
                        │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
                        │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
@@ -249,14 +249,13 @@ gemini  Sure — here is the forecast for tomorrow                              
 """#,
         "help_80x24": #"""
  parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
- session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
-you┌─ Keys ────────────────────────────────────────────────────────────────┐
-gem│ Space         talk: hold Space (or tap to start, tap again to stop)   │
-   │ v             choose a voice                                          │
+ se┌─ Keys ────────────────────────────────────────────────────────────────┐old
+you│ Space         talk: hold Space (or tap to start, tap again to stop)   │
+gem│ v             choose a voice                                          │
    │ m             switch push-to-talk / open mic                          │
-you│ Tab i         type a message (Enter sends, Esc leaves)                │
-gem│ t             focus the tool-call log (↑↓ select, Enter expand)       │
-   │ ?             this help                                               │
+   │ Tab i         type a message (Enter sends, Esc leaves)                │
+you│ t             focus the tool-call log (↑↓ select, Enter expand)       │
+gem│ ?             this help                                               │
    │ q             quit                                                    │
    │ Ctrl-C        interrupt the reply; quit when idle                     │
    │ PgUp          scroll the transcript up a page                         │
@@ -265,7 +264,8 @@ gem│ t             focus the tool-call log (↑↓ select, Enter expand)      
    │ End           go to the newest line (follow)                          │
    │ Up            scroll up one line                                      │
    │ Down          scroll down one line                                    │
-─ t│ e             export the transcript as Markdown                       │────
+   │ e             export the transcript as Markdown                       │
+─ t│ T             show or fold the model's thoughts                       │────
  ge│                                                                       │0 ms
  ru│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
  se│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │.5 s

@@ -12,6 +12,8 @@ enum AppEvent: Sendable {
     /// The capture thread handed over the last chunk after the gate closed (`MicCommand.close(id)`).
     case micClosed(id: Int)
     case toolFinished(id: String, outcome: ToolOutcome, result: String)
+    /// A long tool reported a partial result (sent with `willContinue`).
+    case toolPartial(id: String, result: String)
     /// A tool call waits for the user's yes or no (e.g. the exact shell command).
     case confirmTool(id: String, name: String, detail: String)
     /// Audio failed or changed (e.g. a device vanished); shown as a system line.

@@ -18,6 +18,11 @@ struct AppState: Sendable {
     var typedTurn: TypedTurn?
     var userEntry: Int?
     var modelEntry: Int?
+    /// The thought streaming now, if any.
+    var thoughtEntry: Int?
+    /// This turn's transcription fragments, joined into clean text.
+    var userWords = TranscriptText()
+    var modelWords = TranscriptText()
     /// A voice switch waiting for the end of the turn.
     var pendingVoice: String?
     /// Per-turn latency as the user feels it, and its percentiles over the session.
@@ -34,6 +39,8 @@ struct AppState: Sendable {
     var toolServers: [String: String] = [:]
     /// Tool call id → when it started.
     var toolStarts: [String: Double] = [:]
+    /// How each function runs (BLOCKING or NON_BLOCKING, and its scheduling), for the tool log.
+    var toolPolicy = ToolCallPolicy.blocking
     var quitting = false
     var keyMap = KeyMap.default
 

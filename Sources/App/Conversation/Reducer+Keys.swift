@@ -136,6 +136,10 @@ extension Reducer {
         case .scrollLineDown: return [.scroll(.lines(1))]
         case .export:
             return [.export]
+        case .toggleThoughts:
+            s.ui.transcript.setShowThoughts(!s.ui.transcript.showThoughts)
+            s.ui.status = s.ui.transcript.showThoughts ? "showing the model's thoughts" : "thoughts folded"
+            return []
         }
     }
 

@@ -30,13 +30,38 @@ extension Reducer {
                 s.latency.userStarted()
             }
             fx += appendUser(&s, text, finished: finished)
+        case .interimInputTranscription(let text):
+            guard s.typedTurn == nil else { break }
+            if let id = s.userEntry {
+                s.ui.transcript.update(id) { $0.partial = TranscriptText($0.partial + text).text }
+            } else {
+                s.userEntry = s.ui.transcript.append(.user, "")
+                s.ui.transcript.update(s.userEntry ?? -1) { $0.partial = TranscriptText(text).text }
+            }
+        case .thought(let text):
+            if let id = s.thoughtEntry {
+                s.ui.transcript.update(id) { $0.interim += text }
+            } else {
+                let folded = !s.ui.transcript.showThoughts
+                s.thoughtEntry = s.ui.transcript.append(.thought, "", interim: text)
+                s.ui.transcript.update(s.thoughtEntry ?? -1) { $0.folded = folded }
+            }
+        case .interactionStatus(let status):
+            s.ui.header.interactionStatus = status
+        case .modelActivity(let activity):
+            ToolLogActivity.apply(activity, to: &s.ui.toolLog, now: now)
         case .outputTranscription(let text, let finished):
             fx += appendModel(&s, text, finished: finished, now: now)
         case .modelText(let text):
             fx += appendModel(&s, text, finished: false, now: now)
         case .generationComplete:
             break
-        case .turnComplete:
+        case .turnComplete(let reason):
+            s.thoughtEntry = nil
+            s.ui.header.interactionStatus = nil
+            if let reason, !reason.isEmpty, reason != "TURN_COMPLETE_REASON_UNSPECIFIED" {
+                fx += system(&s, "the model ended its turn: \(reason)")
+            }
             if var typed = s.typedTurn {
                 // The first turn to complete after a typed turn sent over a reply is that reply's.
                 if typed.afterReply { typed.afterReply = false; s.typedTurn = typed } else { s.typedTurn = nil }
@@ -49,7 +74,10 @@ extension Reducer {
             fx += finishModelEntry(&s, interrupted: true)
             if s.talk.reply == .responding { s.talk.reply = .idle }
         case .toolCall(let calls):
-            if s.talk.reply == .idle { s.talk.reply = .responding }
+            // A NON_BLOCKING call lets the model talk on; only a blocking one holds the turn open.
+            if s.talk.reply == .idle, calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) {
+                s.talk.reply = .responding
+            }
             fx += toolCalls(&s, calls, now: now)
         case .toolCallCancellation(let ids):
             fx += cancelToolCalls(&s, ids, now: now)

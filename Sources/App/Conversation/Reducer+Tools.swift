@@ -4,7 +4,10 @@ import TUI
 extension Reducer {
     static func toolCalls(_ s: inout AppState, _ calls: [FunctionCall], now: Double) -> [Effect] {
         for c in calls {
-            s.ui.toolLog.calls.append(ToolCallEntry(id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running))
+            s.ui.toolLog.calls.append(ToolCallEntry(
+                id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running,
+                behavior: s.toolPolicy.model.asyncFunctions ? s.toolPolicy.behavior(of: c.name).rawValue : nil,
+                scheduling: s.toolPolicy.responseScheduling(of: c.name)?.rawValue))
             s.toolStarts[c.id] = now
         }
         return [.runTools(calls)]

@@ -26,6 +26,8 @@ enum Reducer {
             fx = confirmTool(&s, id: id, name: name, detail: detail)
         case .toolFinished(let id, let outcome, let result):
             fx = toolFinished(&s, id: id, outcome: outcome, result: result, now: now)
+        case .toolPartial(let id, let result):
+            if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }) { s.ui.toolLog.calls[i].partials.append(result) }
         case .audioNotice(let text):
             fx = system(&s, text, error: true)
         case .scrolled(let position):
@@ -137,10 +139,16 @@ enum Reducer {
     // MARK: - Transcript
 
     static func appendUser(_ s: inout AppState, _ text: String, finished: Bool) -> [Effect] {
+        s.userWords.append(text)
+        let clean = s.userWords.text
         if let id = s.userEntry {
-            s.ui.transcript.update(id) { $0.interim += text }
-        } else if !text.isEmpty {
-            s.userEntry = s.ui.transcript.append(.user, "", interim: text)
+            // The final transcript replaces the fast partial one.
+            s.ui.transcript.update(id) { e in
+                e.interim = clean
+                if !text.isEmpty { e.partial = "" }
+            }
+        } else if !clean.isEmpty {
+            s.userEntry = s.ui.transcript.append(.user, "", interim: clean)
         }
         return finished ? finishUserEntry(&s) : []
     }
@@ -155,10 +163,13 @@ enum Reducer {
         timeUserTurnIfOpenMic(&s)
         if !text.isEmpty { s.latency.transcript(at: now) }
         if s.talk.reply == .idle { s.talk.reply = .responding }
+        s.thoughtEntry = nil
+        s.modelWords.append(text)
+        let clean = s.modelWords.text
         if let id = s.modelEntry {
-            s.ui.transcript.update(id) { $0.interim += text }
-        } else if !text.isEmpty {
-            s.modelEntry = s.ui.transcript.append(.model, "", interim: text, interrupted: s.talk.reply == .discarding)
+            s.ui.transcript.update(id) { $0.interim = clean }
+        } else if !clean.isEmpty {
+            s.modelEntry = s.ui.transcript.append(.model, "", interim: clean, interrupted: s.talk.reply == .discarding)
         }
         if finished { fx += finishModelEntry(&s, interrupted: false) }
         return fx
@@ -172,12 +183,14 @@ enum Reducer {
     }
 
     static func finishUserEntry(_ s: inout AppState) -> [Effect] {
+        s.userWords.reset()
         guard let id = s.userEntry else { return [] }
         s.userEntry = nil
         var text = ""
         s.ui.transcript.update(id) { e in
-            e.text += e.interim
+            e.text += e.interim.isEmpty ? e.partial : e.interim
             e.interim = ""
+            e.partial = ""
             text = e.text.trimmingCharacters(in: .whitespaces)
             e.text = text
         }
@@ -185,6 +198,7 @@ enum Reducer {
     }
 
     static func finishModelEntry(_ s: inout AppState, interrupted: Bool) -> [Effect] {
+        s.modelWords.reset()
         guard let id = s.modelEntry else { return [] }
         s.modelEntry = nil
         var text = ""
@@ -213,7 +227,7 @@ enum Reducer {
             switch e.speaker {
             case .user: return Content(role: "user", text: text)
             case .model: return Content(role: "model", text: text)
-            case .system, .error: return nil
+            case .system, .error, .thought: return nil
             }
         }
     }

@@ -17,7 +17,9 @@ final class EffectRunner {
         self.screen = screen
         self.events = events
         self.paths = paths
-        toolRunner = ToolRunner(registry: launch.tools)
+        toolRunner = ToolRunner(registry: launch.tools, policy: ToolCallPolicy(
+            model: LiveModel.traits(of: launch.config.model), setup: launch.session.setup, registry: launch.tools,
+            configured: launch.config.tools.scheduling))
     }
 
     /// Runs one effect; returns the events it reports at once.
@@ -34,7 +36,8 @@ final class EffectRunner {
                 await confirmations.ask(call.id) { events.post(.confirmTool(id: call.id, name: call.name, detail: detail)) }
             }, finished: { a, outcome in
                 events.post(.toolFinished(id: a.id, outcome: outcome, result: a.response.compactText))
-            }, respond: { session.sendToolResponse($0) })
+            }, partial: { events.post(.toolPartial(id: $0.id, result: $0.response.compactText)) },
+            respond: { session.sendToolResponse($0) })
         case .cancelTools(let ids):
             for id in ids { confirmations.answer(id, yes: false) }
             toolRunner.cancel(ids)
@@ -75,7 +78,8 @@ final class EffectRunner {
         case .seed(let turns): session.seedContext(turns)
         case .switchVoice(let name, let duringReply):
             session.reconfigure(requireHandle: session.hasResumptionHandle || duringReply) {
-                $0.generationConfig?.speechConfig = SpeechConfig(voiceName: name)
+                let language = $0.generationConfig?.speechConfig?.languageCode
+                $0.generationConfig?.speechConfig = SpeechConfig(voiceName: name, languageCode: language)
             }
         case .switchMode(let mode, let duringReply):
             var c = launch.config

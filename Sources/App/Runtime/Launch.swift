@@ -93,6 +93,8 @@ struct Launch {
         }
         for problem in problems { state.ui.transcript.append(.error, problem) }
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
+        state.toolPolicy = ToolCallPolicy(
+            model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
         if let resume {
             Self.showEarlier(resume.0.transcript, in: &state.ui.transcript)
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resume.age / 60)) min ago")
