@@ -1,6 +1,5 @@
 import Foundation
 import ParleySpawn
-import ParleyTesting
 import XCTest
 
 #if canImport(Glibc)

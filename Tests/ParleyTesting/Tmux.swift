@@ -1,5 +1,4 @@
 import Foundation
-import ParleyTesting
 import XCTest
 
 #if canImport(Glibc)
@@ -58,7 +57,7 @@ public final class Tmux {
     }
 
     public func keys(_ names: String...) throws {
-        try run([Self.path ?? "tmux", "-L", socket, "send-keys", "-t", session] + names)
+        _ = try run([Self.path ?? "tmux", "-L", socket, "send-keys", "-t", session] + names)
         // A key right after Esc would read as Alt-key, as in any terminal program: pause like a person.
         if names.last == "Escape" { usleep(300_000) }
     }
