@@ -23,10 +23,16 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
 
+        // One monotonic time base for every module (and a `Duration` conversion).
+        .target(name: "ParleyTime"),
+        // Clean-signal process spawning, shared by the tools that run commands and the test harness.
+        .target(name: "ParleySpawn"),
+
         // The Gemini Live protocol: messages, transport, session. No audio, no terminal.
         .target(
             name: "Live",
             dependencies: [
+                "ParleyTime",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -40,7 +46,7 @@ let package = Package(
         .target(
             name: "LiveSimulator",
             dependencies: [
-                "Live",
+                "Live", "ParleyTime",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -51,33 +57,41 @@ let package = Package(
         // Audio I/O over PulseAudio; the only module that calls pa_*.
         .target(name: "PulseAudio", dependencies: ["CPulse"]),
         // The terminal; the only module that calls ncurses.
-        .target(name: "TUI", dependencies: ["CNcursesw", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The parley executable.
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "PulseAudio", "TUI",
+                "Live", "LiveSimulator", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                // `parley doctor` checks TCP and TLS on their own, before the WebSocket upgrade.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
         // A small program that draws the TUI views with canned state, for the tmux smoke test.
-        .executableTarget(name: "TUIDemo", dependencies: ["TUI"]),
+        .executableTarget(name: "TUIDemo", dependencies: ["TUI", "Live", "ParleyTime"]),
+
+        // Test support, written once: a clock tests move by hand, the tmux/spawn harness.
+        .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleySpawn"], path: "Tests/ParleyTesting"),
 
         .testTarget(
             name: "LiveTests",
-            dependencies: ["Live", "LiveSimulator", .product(name: "WSClient", package: "swift-websocket")]
+            dependencies: ["Live", "LiveSimulator", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket")]
         ),
         .testTarget(
             name: "LiveSimulatorTests",
             dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
         ),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI"], resources: []),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "ParleyTime", "ParleyTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

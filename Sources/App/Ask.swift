@@ -33,6 +33,9 @@ struct Ask: AsyncParsableCommand {
     @Flag(name: .customLong("allow-shell"), help: "Let the model run shell commands (with tools.run_shell_command on); denied otherwise, since no one is there to confirm.")
     var allowShell = false
 
+    @Flag(help: "Also print the model's thoughts (native-audio models send them as text; hidden by default).")
+    var thoughts = false
+
     @Option(help: ArgumentHelp("Give up after this many seconds, outages included (exit 75).", valueName: "seconds"))
     var timeout: Double = 120
 
@@ -53,16 +56,19 @@ struct Ask: AsyncParsableCommand {
         for p in problems { StandardStream.write("parley: \(p)\n", to: 2) }
         let tools = registry
         let replyAudio = ReplyAudio()
+        var oneTurn = config
+        oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
+        let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil)
         let session = LiveSession(
             configuration: LiveConfiguration(
-                endpoint: config.endpoint, credential: credential,
-                setup: config.setup(tools: tools.declarations, manualActivity: speech != nil)),
+                endpoint: config.endpoint, credential: credential, setup: setup),
             logger: { var l = Logger(label: "parley.ask"); l.logLevel = .error; return l }(),  // the printer says it in words
             playback: { command in
                 if case .play(let pcm) = command { replyAudio.append(pcm) }
             })
-        let printer = AskPrinter(json: json)
-        let runner = ToolRunner(registry: tools)
+        let printer = AskPrinter(json: json, thoughts: thoughts)
+        let runner = ToolRunner(registry: tools, policy: ToolCallPolicy(
+            model: LiveModel.traits(of: setup.model), setup: setup, registry: tools, configured: config.tools.scheduling))
         let question = text.joined(separator: " ")
 
         let timeoutTask = Task {
@@ -127,4 +133,3 @@ struct Ask: AsyncParsableCommand {
         }
     }
 }
-

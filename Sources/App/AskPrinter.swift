@@ -4,9 +4,17 @@ import Live
 /// Prints ask's events as transcripts or JSON lines.
 final class AskPrinter {
     let json: Bool
+    /// Print thoughts (as `thinking: …` lines); never mixed into the reply.
+    let thoughts: Bool
     private var section: String?
+    /// The section's fragments joined into clean text, and how much of it is printed.
+    private var joined = TranscriptText()
+    private var printed = ""
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, thoughts: Bool = false) {
+        self.json = json
+        self.thoughts = thoughts
+    }
 
     func print(_ event: LiveEvent) {
         if json {
@@ -17,6 +25,10 @@ final class AskPrinter {
         case .inputTranscription(let text, _): stream("you", text)
         case .outputTranscription(let text, _): stream("gemini", text)
         case .modelText(let text): stream("gemini", text)
+        case .thought(let text) where thoughts: stream("thinking", text)
+        case .modelActivity(let activity):
+            endLine()
+            emit(Self.describe(activity) + "\n")
         case .interrupted: emit(" [interrupted]")
         case .toolCall(let calls):
             endLine()
@@ -43,7 +55,10 @@ final class AskPrinter {
     static func toolAnswers(_ answers: [FunctionResponse], json: Bool) {
         if json {
             for a in answers {
-                StandardStream.write(#"{"event":"toolResponse","id":\#(Self.quote(a.id)),"name":\#(Self.quote(a.name)),"response":\#(a.response.compactText)}"# + "\n", to: 1)
+                var fields: [String: JSONValue] = ["event": "toolResponse", "id": .string(a.id), "name": .string(a.name), "response": a.response]
+                if let s = a.scheduling { fields["scheduling"] = .string(s.rawValue) }
+                if a.willContinue == true { fields["willContinue"] = true }
+                StandardStream.write(JSONValue.object(fields).compactText + "\n", to: 1)
             }
         }
     }
@@ -55,19 +70,14 @@ final class AskPrinter {
             endLine()
             emit("\(who): ")
             section = who
+            joined.reset()
+            printed = ""
         }
-        emit(text)
+        joined.append(text)
+        let addition = joined.addition(after: printed)
+        printed += addition
+        emit(addition)
     }
-
-    private func endLine() {
-        if section != nil { emit("\n") }
-        section = nil
-    }
-
-    private func emit(_ s: String) { StandardStream.write(s, to: 1) }
-    private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
-
-    static func quote(_ s: String) -> String { JSONValue.string(s).compactText }
 
     /// What the watchdog noticed and what parley does about it.
     static func stallLine(_ finding: ReplyWatchdog.Finding, _ recovery: ReplyWatchdog.Recovery) -> String {
@@ -84,6 +94,25 @@ final class AskPrinter {
         }
     }
 
+    /// One line for code the model ran or a search it made.
+    static func describe(_ activity: ModelActivity) -> String {
+        switch activity {
+        case .code(let language, let code): return "[code \(language.lowercased())] \(code)"
+        case .codeResult(let outcome, let output): return "[code result \(outcome)] \(output)"
+        case .grounding(let queries, let sources):
+            return "[search] \(queries.joined(separator: "; "))" + (sources.isEmpty ? "" : " — sources: \(sources.joined(separator: "; "))")
+        }
+    }
+
+    private func endLine() {
+        if section != nil { emit("\n") }
+        section = nil
+    }
+
+    private func emit(_ s: String) { StandardStream.write(s, to: 1) }
+    private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
+
+
     static func jsonLine(_ event: LiveEvent) -> String? {
         func obj(_ name: String, _ fields: [String: JSONValue] = [:]) -> String {
             var f = fields
@@ -97,6 +126,13 @@ final class AskPrinter {
         case .inputTranscription(let t, let f): return obj("inputTranscription", ["text": .string(t), "finished": .bool(f)])
         case .outputTranscription(let t, let f): return obj("outputTranscription", ["text": .string(t), "finished": .bool(f)])
         case .modelText(let t): return obj("modelText", ["text": .string(t)])
+        case .thought(let t): return obj("thought", ["text": .string(t)])
+        case .interimInputTranscription(let t): return obj("interimInputTranscription", ["text": .string(t)])
+        case .interactionStatus(let t): return obj("interactionStatus", ["status": .string(t)])
+        case .modelActivity(.code(let language, let code)): return obj("executableCode", ["language": .string(language), "code": .string(code)])
+        case .modelActivity(.codeResult(let outcome, let output)): return obj("codeExecutionResult", ["outcome": .string(outcome), "output": .string(output)])
+        case .modelActivity(.grounding(let queries, let sources)):
+            return obj("grounding", ["queries": .array(queries.map { .string($0) }), "sources": .array(sources.map { .string($0) })])
         case .generationComplete: return obj("generationComplete")
         case .turnComplete(let r): return obj("turnComplete", r.map { ["reason": .string($0)] } ?? [:])
         case .interrupted: return obj("interrupted")

@@ -46,6 +46,18 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .customLong("google-search"), help: "Let the model ground answers with Google Search.")
     var googleSearch = false
 
+    @Option(help: ArgumentHelp("Thinking level for models that take one (gemini-3.8-live-extended-thinking: low, medium, high).", valueName: "level"))
+    var thinking: String?
+
+    @Option(help: ArgumentHelp("Language of the model's speech, a BCP-47 code such as en-US or de-DE.", valueName: "code"))
+    var language: String?
+
+    @Flag(name: .customLong("affective-dialog"), help: "Let the model adapt its tone to yours (models that have it; see `parley models`).")
+    var affectiveDialog = false
+
+    @Flag(name: .customLong("proactive-audio"), help: "Let the model decide not to answer input not meant for it (see `parley models`).")
+    var proactiveAudio = false
+
     func validate() throws {
         if let endpoint, !(endpoint.hasPrefix("ws://") || endpoint.hasPrefix("wss://")) {
             throw ValidationError("--endpoint must start with ws:// or wss:// (got \(endpoint))")
@@ -63,7 +75,26 @@ struct CommonOptions: ParsableArguments {
 
     /// The config file merged with these flags.
     func resolve(paths: Paths = Paths()) throws -> Config {
-        var c = try Config.load(path: config ?? paths.configFile, required: config != nil)
+        let file = config ?? paths.configFile
+        var c = try Config.load(path: file, required: config != nil)
+        do {
+            try LiveModel.traits(of: model ?? c.model).check(c.modelOptions)
+        } catch {
+            throw ParleyError.config(file: file, line: nil, key: error.option, problem: "not accepted by \(error.model): \(error.hint)")
+        }
+        if let thinking { c.modelOptions.thinkingLevel = thinking.lowercased() }
+        if let language { c.modelOptions.languageCode = language }
+        if affectiveDialog { c.modelOptions.affectiveDialog = true }
+        if proactiveAudio { c.modelOptions.proactiveAudio = true }
+        let chosen = model ?? c.model
+        do {
+            try LiveModel.traits(of: chosen).check(c.modelOptions)
+        } catch {
+            throw ParleyError.usage("\(error) (`parley models` lists what each model takes)")
+        }
+        if LiveModel.shutDown.contains(chosen.hasPrefix("models/") ? String(chosen.dropFirst(7)) : chosen) {
+            throw ParleyError.usage("\(chosen) has been shut down by Google; use --model \(LiveModel.defaultID) (`parley models` lists the others)")
+        }
         if let endpoint { c.endpoint = endpoint }
         if let model { c.model = model }
         if let voice, let v = Voice.named(voice) {
@@ -113,7 +144,7 @@ extension Config {
         }
         var allTools = tools
         if googleSearch { allTools.append(Tool(googleSearch: EmptyObject())) }
-        return Setup(
+        var setup = Setup(
             model: LiveModel.resourceName(model),
             generationConfig: GenerationConfig(responseModalities: ["AUDIO"], speechConfig: SpeechConfig(voiceName: voice)),
             systemInstruction: systemInstruction.map { Content(text: $0) },
@@ -124,5 +155,7 @@ extension Config {
             sessionResumption: SessionResumptionConfig(),
             contextWindowCompression: ContextWindowCompression(slidingWindow: .init())
         )
+        LiveModel.traits(of: model).apply(modelOptions, to: &setup)
+        return setup
     }
 }

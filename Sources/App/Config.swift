@@ -34,6 +34,8 @@ struct Config: Sendable, Equatable {
     var logFile: String?
     /// `[[mcp]]` servers.
     var mcp: [MCPServerConfig] = []
+    /// Thinking, language, affective dialog, proactive audio and tool behaviours, checked against the model.
+    var modelOptions = ModelOptions()
 
     struct ToolSettings: Sendable, Equatable {
         var currentTime = true
@@ -41,6 +43,8 @@ struct Config: Sendable, Equatable {
         var listDirectory = false
         var shell = false
         var allowedDirectories: [String] = []
+        /// `[tools.scheduling]`: when a NON_BLOCKING tool's result reaches the model, by tool name.
+        var scheduling: [String: ToolScheduling] = [:]
     }
 
     /// Reads a config file; a missing file is an empty config.
@@ -65,6 +69,7 @@ struct Config: Sendable, Equatable {
         let known: Set<String> = [
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
+            "thinking", "thinking_budget", "language", "affective_dialog", "proactive_audio",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -90,6 +95,11 @@ struct Config: Sendable, Equatable {
         if let v = try reader.bool(table, "echo_cancel") { echoCancel = v }
         if let v = try reader.bool(table, "google_search") { googleSearch = v }
         if let v = try reader.int(table, "playback_buffer_ms", range: 20...2000) { playbackBufferMs = v }
+        if let v = try reader.string(table, "thinking") { modelOptions.thinkingLevel = v.lowercased() }
+        if let v = try reader.int(table, "thinking_budget", range: -1...32768) { modelOptions.thinkingBudget = v }
+        if let v = try reader.string(table, "language") { modelOptions.languageCode = v }
+        if let v = try reader.bool(table, "affective_dialog") { modelOptions.affectiveDialog = v }
+        if let v = try reader.bool(table, "proactive_audio") { modelOptions.proactiveAudio = v }
         if let vad = try reader.table(table, "vad") {
             if let v = try reader.string(vad, "start_sensitivity", section: "vad") {
                 guard ["high", "low"].contains(v.lowercased()) else { throw reader.error("start_sensitivity", "must be \"high\" or \"low\"", section: "vad") }
@@ -137,6 +147,23 @@ struct Config: Sendable, Equatable {
                 guard let arr = a.array else { throw reader.error("allowed_directories", "must be a list of paths", section: "tools") }
                 tools.allowedDirectories = arr.compactMap { $0.string }
             }
+            if let b = t["behavior"] {
+                guard let bt = b.table else { throw reader.error("behavior", "must be a table ([tools.behavior]) of tool = \"blocking\" or \"non_blocking\"", section: "tools") }
+                for name in bt.keys {
+                    guard let v = try reader.string(bt, name, section: "tools.behavior"),
+                        let behavior = LiveModel.FunctionBehavior(rawValue: v.uppercased())
+                    else { throw reader.error(name, "must be \"blocking\" or \"non_blocking\"", section: "tools.behavior") }
+                    modelOptions.functionBehaviors[name] = behavior
+                }
+            }
+            if let sch = t["scheduling"] {
+                guard let st = sch.table else { throw reader.error("scheduling", "must be a table ([tools.scheduling]) of tool = \"interrupt\", \"when_idle\" or \"silent\"", section: "tools") }
+                for name in st.keys {
+                    guard let v = try reader.string(st, name, section: "tools.scheduling"), let scheduling = ToolScheduling(rawValue: v.uppercased())
+                    else { throw reader.error(name, "must be \"interrupt\", \"when_idle\" or \"silent\"", section: "tools.scheduling") }
+                    tools.scheduling[name] = scheduling
+                }
+            }
         }
     }
 
@@ -148,6 +175,11 @@ struct Config: Sendable, Equatable {
             "echo_cancel = \(echoCancel)", "playback_buffer_ms = \(playbackBufferMs)", "google_search = \(googleSearch)",
         ]
         if let systemInstruction { lines.append("system = \(q(systemInstruction))") }
+        if let v = modelOptions.thinkingLevel { lines.append("thinking = \(q(v))") }
+        if let v = modelOptions.thinkingBudget { lines.append("thinking_budget = \(v)") }
+        if let v = modelOptions.languageCode { lines.append("language = \(q(v))") }
+        if let v = modelOptions.affectiveDialog { lines.append("affective_dialog = \(v)") }
+        if let v = modelOptions.proactiveAudio { lines.append("proactive_audio = \(v)") }
         if let endpoint { lines.append("endpoint = \(q(endpoint))") }
         if apiKey != nil { lines.append("api_key = \"‹redacted›\"") }
         if let mic { lines.append("mic = \(q(mic))") }
@@ -165,6 +197,14 @@ struct Config: Sendable, Equatable {
         lines.append("list_directory = \(tools.listDirectory)")
         lines.append("run_shell_command = \(tools.shell)")
         lines.append("allowed_directories = [\(tools.allowedDirectories.map(q).joined(separator: ", "))]")
+        if !modelOptions.functionBehaviors.isEmpty {
+            lines.append("\n[tools.behavior]")
+            for (k, v) in modelOptions.functionBehaviors.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v.rawValue.lowercased()))") }
+        }
+        if !tools.scheduling.isEmpty {
+            lines.append("\n[tools.scheduling]")
+            for (k, v) in tools.scheduling.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v.rawValue.lowercased()))") }
+        }
         for server in mcp {
             lines.append("\n[[mcp]]")
             lines.append("name = \(q(server.name))")

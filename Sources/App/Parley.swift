@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Live
+import ParleyTime
 
 @main
 struct Parley: AsyncParsableCommand {
@@ -10,18 +11,18 @@ struct Parley: AsyncParsableCommand {
         discussion: """
             Without a subcommand parley opens the full-screen conversation. It needs GEMINI_API_KEY (or GOOGLE_API_KEY); `parley --demo` runs everything against a built-in simulator instead, with no key and no network.
 
-            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message · t tool log · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
+            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
         version: "0.1.0",
-        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Export.self]
+        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, Export.self, Doctor.self]
     )
 
     @OptionGroup var common: CommonOptions
 
-    @Flag(help: "Run against the built-in Live simulator on loopback: no key, no network.")
-    var demo = false
+    @OptionGroup var demoFlag: DemoFlag
+    var demo: Bool { demoFlag.demo }
 
     @Flag(help: "Continue the last conversation (its resumption handle lasts 2 hours).")
     var resume = false
@@ -30,6 +31,7 @@ struct Parley: AsyncParsableCommand {
     var printConfig = false
 
     func run() async throws {
+        let launchedAt = TimeSource.monotonic.now()
         var config = try report { try common.resolve() }
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
@@ -46,7 +48,8 @@ struct Parley: AsyncParsableCommand {
             case .failure(let e): throw report(e)
             }
         }
-        let app = InteractiveApp(config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths)
+        let app = InteractiveApp(
+            config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, launchedAt: launchedAt)
         let status: Int32
         do {
             status = try await app.run()

@@ -38,4 +38,13 @@ static inline int parley_winsize(int fd, int *rows, int *cols) {
     *rows = ws.ws_row; *cols = ws.ws_col;
     return 0;
 }
+/* The colour count terminfo gives `term` (-1: no colours, -2: unknown terminal), for `parley doctor`, without
+   taking over the terminal. setupterm is in <term.h>, whose capability macros would clash with everything. */
+extern int setupterm(const char *, int, int *);
+static inline int parley_terminfo_colors(const char *term) {
+    int err = 0;
+    if (setupterm(term, 1, &err) != 0) return -2;
+    int n = tigetnum("colors");
+    return n < 0 ? -1 : n;
+}
 #endif

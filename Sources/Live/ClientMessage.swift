@@ -57,10 +57,16 @@ public struct FunctionResponse: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
     public var response: JSONValue
-    public init(id: String, name: String, response: JSONValue) {
+    /// For a NON_BLOCKING call: `INTERRUPT`, `WHEN_IDLE` or `SILENT`.
+    public var scheduling: ToolScheduling?
+    /// A partial result: more responses for this id follow.
+    public var willContinue: Bool?
+    public init(id: String, name: String, response: JSONValue, scheduling: ToolScheduling? = nil, willContinue: Bool? = nil) {
         self.id = id
         self.name = name
         self.response = response
+        self.scheduling = scheduling
+        self.willContinue = willContinue
     }
 }
 

@@ -17,7 +17,7 @@ public struct LiveCodec: Sendable {
     /// Decodes a server frame's bytes.
     public func decodeServer(_ bytes: Data) throws -> ServerMessage {
         do {
-            return try JSONDecoder().decode(ServerMessage.self, from: bytes)
+            return try ProtoJSON.decoder().decode(ServerMessage.self, from: bytes)
         } catch {
             throw LiveProtocolError.malformedServerMessage(Self.describe(error))
         }
@@ -26,7 +26,7 @@ public struct LiveCodec: Sendable {
     /// Decodes a client frame (the simulator's side).
     public func decodeClient(_ bytes: Data) throws -> ClientMessage {
         do {
-            return try JSONDecoder().decode(ClientMessage.self, from: bytes)
+            return try ProtoJSON.decoder().decode(ClientMessage.self, from: bytes)
         } catch let e as LiveProtocolError {
             throw e
         } catch {
@@ -34,8 +34,9 @@ public struct LiveCodec: Sendable {
         }
     }
 
-    /// Encodes a server message (the simulator's side).
-    public func encode(_ message: ServerMessage) throws -> String { try Self.jsonText(message) }
+    /// Encodes a server message (the simulator's side) the way the service does: pretty-printed with two-space
+    /// indents and a trailing newline.
+    public func encode(_ message: ServerMessage) throws -> String { ProtoJSON.prettyPrinted(try Self.jsonText(message)) }
 
     static func jsonText(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()

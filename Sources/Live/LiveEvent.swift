@@ -12,7 +12,17 @@ public enum LiveEvent: Sendable, Equatable {
     case outputTranscription(String, finished: Bool)
     /// Model text (text-modality replies).
     case modelText(String)
+    /// The model's thoughts: text parts on native-audio models (the spoken reply comes as output transcription).
+    case thought(String)
+    /// A fast partial transcript of the user that the next `inputTranscription` replaces.
+    case interimInputTranscription(String)
+    /// What the model is doing in the background (`serverContent.interactionStatus`); cleared at turn end.
+    case interactionStatus(String)
+    /// Code the model ran, or the searches its answer rests on.
+    case modelActivity(ModelActivity)
     case generationComplete
+    /// The model's turn ended: `turnComplete` (with its `turnCompleteReason`), or, on a model that may omit
+    /// it, `generationComplete`, or `waitingForInput`. Reported once per turn.
     case turnComplete(reason: String?)
     /// The user barged in: the reply was cut; playback was already flushed.
     case interrupted

@@ -110,6 +110,8 @@ public final class LiveSession: Sendable {
         var closing = false
         /// When the last planned hand-over closed the old connection, to time the gap.
         var handoverStartedAt: Double?
+        /// This turn's end was already reported (from `generationComplete` or `waitingForInput`).
+        var turnEndReported = false
     }
 
     /// - Parameter playback: receives reply audio and flushes directly on the receive path; when nil, audio
@@ -154,7 +156,8 @@ public final class LiveSession: Sendable {
     /// Mic audio: 16 kHz mono s16le, ideally 20 ms chunks.
     public func sendAudio(_ pcm: Data) { send(.realtimeInput(.micAudio(pcm))) }
 
-    /// A typed user turn (`clientContent`), which also interrupts a reply in progress. While offline it waits in
+    /// A typed user turn (`clientContent`), which also interrupts a reply in progress; models that refuse
+    /// `clientContent` mid-session get it as `realtimeInput.text`. While offline it waits in
     /// a queue (reported with `.textQueued`) and is sent once the connection is back, one turn per answer.
     /// Returns the turn's id, which the queue events name.
     @discardableResult
@@ -165,7 +168,7 @@ public final class LiveSession: Sendable {
             let id = core.nextTextID
             if core.closing { return id }
             if core.textQueue.isEmpty, let live = core.machine.liveID, let c = core.connections[live] {
-                write(.clientContent(.userText(text)), to: c, id: live, core: &core)
+                write(typedTurn(text, core: &core), to: c, id: live, core: &core)
             } else if core.textQueue.count >= core.configuration.queuedTextLimit {
                 report = .textNotQueued(id: id, limit: core.configuration.queuedTextLimit)
             } else {
@@ -349,11 +352,17 @@ public final class LiveSession: Sendable {
         if let text = p.text { core.log.appendTurn(role: "user", text) }
     }
 
+    /// A typed turn as the model takes it: `clientContent`, or `realtimeInput.text` where that is refused.
+    private func typedTurn(_ text: String, core: inout Core) -> ClientMessage {
+        LiveModel.traits(of: core.configuration.setup.model).midSessionClientContent
+            ? .clientContent(.userText(text)) : .realtimeInput(.text(text))
+    }
+
     /// Sends the next queued typed turn when nothing else waits for an answer.
     private func sendNextQueued(core: inout Core, events: inout [LiveEvent]) {
         guard core.pending == nil, !core.textQueue.isEmpty, let id = core.machine.liveID, let c = core.connections[id] else { return }
         let next = core.textQueue.removeFirst()
-        write(.clientContent(.userText(next.text)), to: c, id: id, core: &core)
+        write(typedTurn(next.text, core: &core), to: c, id: id, core: &core)
         events.append(.queuedTextSent(ids: [next.id]))
     }
 
@@ -560,6 +569,12 @@ public final class LiveSession: Sendable {
         }
     }
 
+    /// Text parts are thoughts on native-audio models answering with audio.
+    private var textPartsAreThoughts: Bool {
+        let setup = self.setup
+        return LiveModel.traits(of: setup.model).textPartsAreThoughts && setup.generationConfig?.responseModalities?.first != "TEXT"
+    }
+
     /// One handler per field, in a fixed order; interruption first because it outranks audio.
     private func handle(_ message: ServerMessage, id: Int) {
         if message.setupComplete != nil { step(.setupComplete(id: id)) }
@@ -570,6 +585,9 @@ public final class LiveSession: Sendable {
                 playback?(.flush)
                 continuation.yield(.interrupted)
             }
+            if let t = content.interimInputTranscription, let text = t.text, !text.isEmpty {
+                continuation.yield(.interimInputTranscription(text))
+            }
             if let t = content.inputTranscription, let text = t.text ?? (t.finished == true ? "" : nil) {
                 step(.turnStarted)
                 core.withLock { core in
@@ -578,21 +596,36 @@ public final class LiveSession: Sendable {
                 }
                 continuation.yield(.inputTranscription(text, finished: t.finished ?? false))
             }
+            if let status = content.interactionStatus?.interactionStatusText {
+                continuation.yield(.interactionStatus(status))
+            }
             if let turn = content.modelTurn {
                 step(.turnStarted)
+                core.withLock { $0.turnEndReported = false }
+                let thoughts = textPartsAreThoughts
                 for part in turn.parts {
                     if let blob = part.inlineData, blob.mimeType.hasPrefix("audio/") {
                         replyAudio(blob.data)
                         if let playback { playback(.play(blob.data)) } else { continuation.yield(.audio(blob.data)) }
-                    } else if let text = part.text, part.thought != true {
-                        modelSaid(text)
-                        continuation.yield(.modelText(text))
+                    } else if let text = part.text {
+                        if part.thought == true || thoughts {
+                            // The model is working: not yet an answer (a close now still sends the turn again).
+                            core.withLock { $0.watchdog?.replied() }
+                            continuation.yield(.thought(text))
+                        } else {
+                            modelSaid(text)
+                            continuation.yield(.modelText(text))
+                        }
                     }
+                    for activity in ModelActivity.of(part) { continuation.yield(.modelActivity(activity)) }
                 }
             }
             if let t = content.outputTranscription, let text = t.text ?? (t.finished == true ? "" : nil) {
                 modelSaid(text)
                 continuation.yield(.outputTranscription(text, finished: t.finished ?? false))
+            }
+            if let grounding = content.groundingMetadata.flatMap({ ModelActivity.grounding($0) }) {
+                continuation.yield(.modelActivity(grounding))
             }
         }
         if let call = message.toolCall {
@@ -605,7 +638,15 @@ public final class LiveSession: Sendable {
         if let usage = message.usageMetadata { continuation.yield(.usage(usage)) }
         if let content = message.serverContent {
             if content.generationComplete == true { continuation.yield(.generationComplete) }
-            if content.turnComplete == true {
+            // Some models end a turn with `generationComplete` alone, or say they wait for input.
+            let ends = content.turnComplete == true || content.waitingForInput == true
+                || (content.generationComplete == true && LiveModel.traits(of: setup.model).mayOmitTurnComplete)
+            let reported = core.withLock { core -> Bool in
+                let was = core.turnEndReported
+                if ends { core.turnEndReported = content.turnComplete != true }
+                return was
+            }
+            if ends, !reported {
                 core.withLock { if $0.pending == nil { $0.watchdog?.reset() } }
                 playback?(.turnComplete)
                 continuation.yield(.turnComplete(reason: content.turnCompleteReason))

@@ -35,13 +35,20 @@ public struct ServerContent: Codable, Sendable, Equatable {
     public var turnCompleteReason: String?
     public var waitingForInput: Bool?
     public var groundingMetadata: JSONValue?
+    /// A fast partial transcript of the user, replaced by `inputTranscription`.
+    public var interimInputTranscription: Transcription?
+    /// What the model does in the background (extended thinking, tools); a string or an object on the wire.
+    public var interactionStatus: JSONValue?
 
     public init(
         modelTurn: Content? = nil, turnComplete: Bool? = nil, interrupted: Bool? = nil,
         generationComplete: Bool? = nil, inputTranscription: Transcription? = nil,
         outputTranscription: Transcription? = nil, turnCompleteReason: String? = nil, waitingForInput: Bool? = nil,
-        groundingMetadata: JSONValue? = nil
+        groundingMetadata: JSONValue? = nil, interimInputTranscription: Transcription? = nil,
+        interactionStatus: JSONValue? = nil
     ) {
+        self.interimInputTranscription = interimInputTranscription
+        self.interactionStatus = interactionStatus
         self.modelTurn = modelTurn
         self.turnComplete = turnComplete
         self.interrupted = interrupted

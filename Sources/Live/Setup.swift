@@ -115,15 +115,43 @@ public struct Content: Codable, Sendable, Equatable {
     public var text: String { parts.compactMap(\.text).joined() }
 }
 
-/// One part of a content: text or inline bytes (audio).
+/// One part of a content: text, inline bytes (audio), or code the model ran.
 public struct Part: Codable, Sendable, Equatable {
     public var text: String?
     public var inlineData: Blob?
     public var thought: Bool?
-    public init(text: String? = nil, inlineData: Blob? = nil, thought: Bool? = nil) {
+    public var executableCode: ExecutableCode?
+    public var codeExecutionResult: CodeExecutionResult?
+    public init(
+        text: String? = nil, inlineData: Blob? = nil, thought: Bool? = nil, executableCode: ExecutableCode? = nil,
+        codeExecutionResult: CodeExecutionResult? = nil
+    ) {
         self.text = text
         self.inlineData = inlineData
         self.thought = thought
+        self.executableCode = executableCode
+        self.codeExecutionResult = codeExecutionResult
+    }
+}
+
+/// Code the model wrote and ran (seen around function calls).
+public struct ExecutableCode: Codable, Sendable, Equatable {
+    public var language: String?
+    public var code: String?
+    public init(language: String? = nil, code: String? = nil) {
+        self.language = language
+        self.code = code
+    }
+}
+
+/// What running `ExecutableCode` gave.
+public struct CodeExecutionResult: Codable, Sendable, Equatable {
+    /// `OUTCOME_OK`, `OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`.
+    public var outcome: String?
+    public var output: String?
+    public init(outcome: String? = nil, output: String? = nil) {
+        self.outcome = outcome
+        self.output = output
     }
 }
 
@@ -142,10 +170,13 @@ public struct FunctionDeclaration: Codable, Sendable, Equatable {
     public var description: String?
     /// A JSON-schema object describing the arguments.
     public var parameters: JSONValue?
-    public init(name: String, description: String? = nil, parameters: JSONValue? = nil) {
+    /// `BLOCKING` or `NON_BLOCKING` (models with asynchronous functions only).
+    public var behavior: String?
+    public init(name: String, description: String? = nil, parameters: JSONValue? = nil, behavior: String? = nil) {
         self.name = name
         self.description = description
         self.parameters = parameters
+        self.behavior = behavior
     }
 }
 

@@ -24,13 +24,3 @@ public struct Voice: Sendable, Equatable, Hashable {
         all.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 }
-
-/// The Live models parley knows about.
-public enum LiveModel {
-    /// The default model.
-    public static let defaultID = "gemini-2.5-flash-native-audio-preview-12-2025"
-    public static let known = ["gemini-2.5-flash-native-audio-preview-12-2025", "gemini-3.1-flash-live-preview"]
-
-    /// `models/<id>` from either form.
-    public static func resourceName(_ id: String) -> String { id.hasPrefix("models/") ? id : "models/\(id)" }
-}

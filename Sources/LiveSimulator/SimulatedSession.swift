@@ -39,6 +39,9 @@ struct SimulatedSession {
         var voice = Voice.defaultName
         var silence: Duration = .milliseconds(500)
         var startSensitivityLow = false
+        var model = LiveModel.traits(of: LiveModel.defaultID)
+        /// Declared function name → how the model runs it.
+        var behaviors: [String: LiveModel.FunctionBehavior] = [:]
     }
 
     /// A reply waiting for `replyDelay` to pass.
@@ -92,6 +95,12 @@ struct SimulatedSession {
     private var reply: ActiveReply?
     /// Ids cancelled by `toolCallCancellation`: a late response to one is recorded, not answered.
     private var cancelledCalls: Set<String> = []
+    /// NON_BLOCKING calls still running on the client: the conversation went on without them.
+    private var asyncCalls: [String: (turn: Int, call: ReplyScript.Call)] = [:]
+    /// Results of NON_BLOCKING calls scheduled WHEN_IDLE, spoken once the current reply ends.
+    private var idleQueue: [PendingStart] = []
+    /// Realtime input arrived: models without mid-session `clientContent` refuse it from now on.
+    private var sawRealtimeInput = false
     /// Manual mode: inside `activityStart` … `activityEnd`. Auto mode: the VAD hears speech.
     private var userSpeaking = false
     private var turnAudioBytes = 0
@@ -126,8 +135,17 @@ struct SimulatedSession {
         switch (phase, message) {
         case (.awaitingSetup, .setup(let setup)): return receiveSetup(setup, now: now)
         case (.awaitingSetup, _), (.live, .setup): return close(.invalidArgument)
-        case (.live, .realtimeInput(let input)): return receiveRealtime(input, now: now)
-        case (.live, .clientContent(let content)): return receiveContent(content, now: now)
+        case (.live, .realtimeInput(let input)):
+            sawRealtimeInput = true
+            return receiveRealtime(input, now: now)
+        case (.live, .clientContent(let content)):
+            // Models without mid-session `clientContent` take it only to seed the context before anything else.
+            if !config.model.midSessionClientContent,
+                content.turnComplete == true || sawRealtimeInput || (conversation?.turns ?? 0) > 0
+            {
+                return close(.clientContentNotAllowed(LiveModel.resourceName(config.model.id)))
+            }
+            return receiveContent(content, now: now)
         case (.live, .toolResponse(let response)): return receiveToolResponse(response, now: now)
         case (.closed, _): return []
         }
@@ -167,7 +185,9 @@ struct SimulatedSession {
         let model = setup.model
         guard model.hasPrefix("models/") else { return close(.invalidArgument) }
         let id = String(model.dropFirst("models/".count))
-        guard LiveModel.known.contains(id) || id.hasPrefix("sim-") else { return close(.modelNotFound(model)) }
+        guard LiveModel.named(id) != nil || id.hasPrefix("sim-") else { return close(.modelNotFound(model)) }
+        config.model = LiveModel.traits(of: id)
+        if let problem = SetupCheck.problem(setup, model: config.model) { return close(problem) }
         if let modalities = setup.generationConfig?.responseModalities {
             guard modalities.count <= 1, modalities.allSatisfy({ $0 == "AUDIO" || $0 == "TEXT" }) else {
                 return close(.invalidArgument)
@@ -201,6 +221,7 @@ struct SimulatedSession {
         config.transcribeOutput = setup.outputAudioTranscription != nil
         config.resumption = setup.sessionResumption != nil
         config.declaredTools = Set((setup.tools ?? []).flatMap { $0.functionDeclarations ?? [] }.map(\.name))
+        for name in config.declaredTools { config.behaviors[name] = config.model.behavior(of: name, in: setup) }
         config.silence = detection?.silenceDurationMs.map { .milliseconds(max(20, $0)) } ?? options.defaultSilenceDuration
         config.startSensitivityLow = detection?.startOfSpeechSensitivity == "START_SENSITIVITY_LOW"
         synth = VoiceSynth(voiceName: config.voice)
@@ -299,7 +320,11 @@ struct SimulatedSession {
         guard due > h.sent else { return [] }
         let piece = (h.sent > 0 ? " " : "") + h.words[h.sent..<due].joined(separator: " ")
         h.sent = due
-        return [.send(Self.content(ServerContent(inputTranscription: Transcription(text: piece))))]
+        var actions: [Action] = []
+        if sendsInterimTranscription {
+            actions.append(.send(Self.content(ServerContent(interimInputTranscription: Transcription(text: piece)))))
+        }
+        return actions + [.send(Self.content(ServerContent(inputTranscription: Transcription(text: piece))))]
     }
 
     private mutating func nextTranscript() -> String {
@@ -338,6 +363,10 @@ struct SimulatedSession {
         var actions: [Action] = []
         for r in response.functionResponses {
             directory.record { $0.toolResponsesReceived.append(r.id) }
+            if let running = asyncCalls[r.id] {
+                actions += receiveAsyncResult(r, of: running, now: now)
+                continue
+            }
             guard var pending = pendingTools, pending.calls.contains(where: { $0.id == r.id }),
                 pending.responses[r.id] == nil
             else {
@@ -359,6 +388,37 @@ struct SimulatedSession {
         }
         return actions
     }
+
+    /// A NON_BLOCKING call's result: partial ones are noted; the final one is spoken as its scheduling says.
+    private mutating func receiveAsyncResult(
+        _ r: FunctionResponse, of running: (turn: Int, call: ReplyScript.Call), now: Duration
+    ) -> [Action] {
+        if r.willContinue == true {
+            directory.record { $0.partialToolResults.append(r.id) }
+            return []
+        }
+        asyncCalls[r.id] = nil
+        let scheduling = r.scheduling ?? .whenIdle
+        directory.record { $0.toolResponseSchedulings.append(scheduling.rawValue) }
+        let text = ReplyScript.reply(ReplyScript.afterTools([(call: running.call, response: r.response)]), turn: running.turn)
+        let start = PendingStart(turn: running.turn, intent: .speak(text))
+        switch scheduling {
+        case .silent:
+            conversation?.history.append(text)
+            return []
+        case .interrupt:
+            return cutReply() + scheduleStart(start, now: now)
+        case .whenIdle:
+            if reply != nil || pendingStart != nil {
+                idleQueue.append(start)
+                return []
+            }
+            return scheduleStart(start, now: now)
+        }
+    }
+
+    /// 3.8 models send a fast partial transcript of the user before the final one.
+    private var sendsInterimTranscription: Bool { config.model.id.hasPrefix("gemini-3.8") }
 
     // MARK: - Turns
 
@@ -394,6 +454,25 @@ struct SimulatedSession {
 
     private mutating func startReply(_ start: PendingStart, now: Duration) -> [Action] {
         switch start.intent {
+        case .callTools(let calls) where calls.allSatisfy({ config.behaviors[$0.name] == .nonBlocking }):
+            // NON_BLOCKING: the model says it is on it and talks on while the client runs the calls.
+            guard var c = conversation else { return [] }
+            var functionCalls: [FunctionCall] = []
+            for call in calls {
+                c.nextCall += 1
+                let id = "function-call-\(c.sessionID)\(c.nextCall)"
+                asyncCalls[id] = (turn: start.turn, call: call)
+                functionCalls.append(FunctionCall(id: id, name: call.name, args: call.args))
+            }
+            conversation = c
+            let ids = functionCalls.map(\.id)
+            directory.record { $0.toolCallsSent += ids }
+            let status = Self.content(ServerContent(interactionStatus: "RUNNING_FUNCTIONS"))
+            let text = ReplyScript.reply("Let me look into that; I'll tell you as soon as it's back.", turn: start.turn)
+            let plan = planReply(text)
+            reply = ActiveReply(turn: start.turn, text: text, steps: plan.steps, startedAt: now, audioSeconds: plan.audioSeconds)
+            directory.record { $0.replies.append(text) }
+            return [.send(ServerMessage(toolCall: ToolCall(functionCalls: functionCalls))), .send(status)] + streamReply(now: now)
         case .callTools(let calls):
             guard var c = conversation else { return [] }
             var numbered: [(id: String, call: ReplyScript.Call)] = []
@@ -428,7 +507,9 @@ struct SimulatedSession {
             actions.append(.send(step.message))
             if step.kind == .turnComplete {
                 reply = nil
-                return actions + finishTurn(r, interrupted: false)
+                actions += finishTurn(r, interrupted: false)
+                if !idleQueue.isEmpty { actions += scheduleStart(idleQueue.removeFirst(), now: now) }
+                return actions
             }
         }
         reply = r
@@ -450,6 +531,12 @@ struct SimulatedSession {
             directory.record { $0.toolCallsCancelled += ids }
             actions.append(.send(ServerMessage(toolCallCancellation: ToolCallCancellation(ids: ids))))
         }
+        return actions + cutReply()
+    }
+
+    /// Cuts the reply being streamed: `interrupted`, then `turnComplete` with the usage so far.
+    private mutating func cutReply() -> [Action] {
+        var actions: [Action] = []
         if let r = reply {
             reply = nil
             directory.record { $0.interruptions += 1 }
@@ -490,7 +577,7 @@ struct SimulatedSession {
 
     private mutating func close(_ reason: CloseReason) -> [Action] {
         phase = .closed
-        return [.close(reason)]
+        return [.close(reason.cutForCloseFrame)]
     }
 
     // MARK: - Reply planning
@@ -508,8 +595,17 @@ struct SimulatedSession {
             return Self.duration((t / burst).rounded(.down) * burst)
         }
         var steps: [Step] = []
-        if config.resumption, let update = notResumable().first, case .send(let m) = update {
-            steps.append(Step(at: .zero, kind: .content, message: m))
+        // The service opens every turn with an empty update, and sends the new handle after `turnComplete`.
+        if config.resumption {
+            steps.append(Step(at: .zero, kind: .content, message: ServerMessage(sessionResumptionUpdate: SessionResumptionUpdate())))
+        }
+        if case .level = config.model.thinking, config.model.id.hasSuffix("extended-thinking") {
+            steps.append(Step(at: .zero, kind: .content, message: Self.content(ServerContent(interactionStatus: "THINKING"))))
+        }
+        if config.model.textPartsAreThoughts, config.audioOut {
+            // Native-audio models send their thoughts as text parts; the words come as output transcription.
+            let thought = "**Answering the user**\n\nI'll reply briefly and mention the turn number."
+            steps.append(Step(at: .zero, kind: .content, message: Self.content(ServerContent(modelTurn: Content(role: "model", text: thought)))))
         }
         var samples = 0
         let chunk = VoiceSynth.sampleRate / 10
@@ -544,7 +640,7 @@ struct SimulatedSession {
         let generated = (steps.map(\.at).max() ?? .zero) + (config.audioOut ? options.burstInterval : .milliseconds(10))
         steps.append(Step(at: generated, kind: .generationComplete, message: Self.content(ServerContent(generationComplete: true))))
         let done = options.turnCompleteAfterPlayback && config.audioOut ? max(generated, Self.duration(audioSeconds)) : generated
-        var final = ServerMessage(serverContent: ServerContent(turnComplete: true))
+        var final = ServerMessage(serverContent: options.omitTurnComplete ? nil : ServerContent(turnComplete: true))
         final.usageMetadata = usage(words: words.count, audioSeconds: audioSeconds)
         steps.append(Step(at: done, kind: .turnComplete, message: final))
         return (steps, audioSeconds)

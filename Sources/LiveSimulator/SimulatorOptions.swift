@@ -34,6 +34,8 @@ public struct SimulatorOptions: Sendable {
     /// finished playing in real time, and speech until then barges in. When false it follows
     /// `generationComplete` at once (faster tests).
     public var turnCompleteAfterPlayback: Bool
+    /// End turns with `generationComplete` and never send `turnComplete` (seen from 3.1 in the field).
+    public var omitTurnComplete = false
     /// What the simulator "hears" in audio turns, used in order and cycling.
     public var audioTranscripts: [String]
     /// Send server messages as text frames instead of binary frames.

@@ -36,6 +36,10 @@ public struct SimulatorStats: Sendable, Equatable {
     public var unknownToolResponseIDs: [String] = []
     /// Ids of responses to calls the simulator had cancelled (a client should send none).
     public var responsesToCancelledCalls: [String] = []
+    /// Ids of partial results received (`willContinue: true`) for NON_BLOCKING calls, in order.
+    public var partialToolResults: [String] = []
+    /// The `scheduling` of each final NON_BLOCKING result received (`WHEN_IDLE` when the client sent none).
+    public var toolResponseSchedulings: [String] = []
     /// Ids sent in `toolCallCancellation`.
     public var toolCallsCancelled: [String] = []
     /// `goAway` messages sent.

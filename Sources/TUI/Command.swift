@@ -1,7 +1,7 @@
 /// What a key does on the main screen.
 public enum Command: String, Sendable, CaseIterable {
     case pushToTalk, voiceMenu, toggleMicMode, textInput, toolLogFocus, help, quit, interruptOrQuit
-    case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, retryNow
+    case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
 
     /// One line for the help overlay.
     public var summary: String {
@@ -21,6 +21,7 @@ public enum Command: String, Sendable, CaseIterable {
         case .scrollLineUp: return "scroll up one line"
         case .scrollLineDown: return "scroll down one line"
         case .export: return "export the transcript as Markdown"
+        case .toggleThoughts: return "show or fold the model's thoughts"
         case .retryNow: return "offline: reconnect now instead of waiting"
         }
     }

@@ -37,6 +37,8 @@ public struct HeaderModel: Sendable, Equatable {
     public var pushToTalk: PushToTalkMode
     /// True against the simulator: shows a DEMO marker.
     public var demo: Bool
+    /// What the model is doing in the background (`interactionStatus`), while it lasts.
+    public var interactionStatus: String?
 
     public init(appName: String = "parley", model: String = "", voice: String = "", connection: ConnectionState = .offline,
                 sessionAge: Int? = nil, goAwaySeconds: Int? = nil, tokens: Int? = nil, latencyMs: Int? = nil,

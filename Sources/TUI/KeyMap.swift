@@ -28,6 +28,7 @@ public struct KeyMap: Sendable, Equatable {
         .init(KeyChord(.up), .scrollLineUp),
         .init(KeyChord(.down), .scrollLineDown),
         .init(KeyChord(.character("e")), .export),
+        .init(KeyChord(.character("T")), .toggleThoughts),
         .init(KeyChord(.character("r")), .retryNow),
     ])
 

@@ -54,3 +54,27 @@ extension String {
         return w >= width ? self : String(repeating: " ", count: width - w) + self
     }
 }
+
+extension String {
+    /// The string shortened to at most `width` columns by cutting out its middle (`mcp_files…_directory`), so
+    /// both ends of a long name stay readable; unchanged when it fits. Wide characters are never split.
+    func elidedInMiddle(to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if DisplayWidth.of(self) <= width { return self }
+        if width == 1 { return "…" }
+        let budget = width - 1
+        var head = "", headW = 0
+        for ch in self {
+            let w = DisplayWidth.of(ch)
+            if headW + w > (budget + 1) / 2 { break }
+            head.append(ch); headW += w
+        }
+        var tail: [Character] = [], tailW = 0
+        for ch in reversed() {
+            let w = DisplayWidth.of(ch)
+            if tailW + w > budget - headW { break }
+            tail.append(ch); tailW += w
+        }
+        return head + "…" + String(tail.reversed())
+    }
+}

@@ -1,4 +1,5 @@
 import CNcursesw
+import ParleyTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +52,13 @@ public final class Terminal {
         public var extraWakeFD: Int32?
         /// Draw without colours; defaults to `NO_COLOR` being set and non-empty.
         public var noColor: Bool
-        public init(noColor: Bool = (getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)) { self.noColor = noColor }
+        /// The clock for the detection and Esc timeouts: the App's own, so the deadlines it polls on and the
+        /// times it passes to `readInput(now:)` are on the same base.
+        public var time: TimeSource
+        public init(noColor: Bool = (getenv("NO_COLOR").map { $0.pointee != 0 } ?? false), time: TimeSource = .monotonic) {
+            self.noColor = noColor
+            self.time = time
+        }
     }
 
     /// The screen to hand to a `FrameRenderer`.
@@ -125,7 +132,7 @@ public final class Terminal {
         if options.bracketedPaste { setup += "\u{1b}[?2004h" }
         if options.detectKitty {
             setup += KittyDetection.query
-            detection = KittyDetection(sentAt: MonotonicClock.now(), timeout: options.detectionTimeout)
+            detection = KittyDetection(sentAt: options.time.now(), timeout: options.detectionTimeout)
         }
         writeRaw(setup)
     }
@@ -202,7 +209,8 @@ public final class Terminal {
 
     /// Reads what stdin has (call when poll reports fd 0 readable) and decodes it. Kitty detection replies are
     /// consumed here and also returned, so the App can update the header from `keyboardProtocol`.
-    public func readInput(now: Double = MonotonicClock.now()) -> [InputEvent] {
+    public func readInput(now given: Double? = nil) -> [InputEvent] {
+        let now = given ?? options.time.now()
         var events: [InputEvent] = []
         var buf = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<64 {
@@ -220,7 +228,8 @@ public final class Terminal {
     }
 
     /// Resolves timeouts (a lone Esc, detection without reply); call at `inputDeadline`.
-    public func flushInput(now: Double = MonotonicClock.now()) -> [InputEvent] {
+    public func flushInput(now given: Double? = nil) -> [InputEvent] {
+        let now = given ?? options.time.now()
         if let r = detection?.tick(now: now) { apply(r) }
         return decoder.flush(now: now)
     }
@@ -249,16 +258,16 @@ public final class Terminal {
     /// print: wait briefly for them and discard them.
     private func drainDetectionReplies(timeout: Double) {
         guard keyboardProtocol == .detecting else { return }
-        let end = MonotonicClock.now() + timeout
+        let end = options.time.now() + timeout
         var buf = [UInt8](repeating: 0, count: 1024)
         while keyboardProtocol == .detecting {
-            let left = end - MonotonicClock.now()
+            let left = end - options.time.now()
             if left <= 0 { break }
             var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { break }
             let n = read(0, &buf, buf.count)
             if n <= 0 { break }
-            for e in decoder.feed(buf[0..<n], now: MonotonicClock.now()) { observe(e) }
+            for e in decoder.feed(buf[0..<n], now: options.time.now()) { observe(e) }
         }
     }
 

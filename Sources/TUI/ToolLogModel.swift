@@ -27,11 +27,19 @@ public struct ToolCallEntry: Sendable, Equatable {
     public var state: ToolCallState
     /// Seconds the call took (or has been running).
     public var duration: Double?
+    /// `BLOCKING` or `NON_BLOCKING`, when the model runs functions asynchronously.
+    public var behavior: String?
+    /// When a NON_BLOCKING result reaches the model (`INTERRUPT`, `WHEN_IDLE`, `SILENT`).
+    public var scheduling: String?
+    /// Partial results sent so far (`willContinue`), oldest first.
+    public var partials: [String]
 
     public init(id: String, name: String, server: String? = nil, arguments: String, result: String? = nil,
-                state: ToolCallState = .pending, duration: Double? = nil) {
+                state: ToolCallState = .pending, duration: Double? = nil, behavior: String? = nil,
+                scheduling: String? = nil, partials: [String] = []) {
         self.id = id; self.name = name; self.server = server; self.arguments = arguments; self.result = result
-        self.state = state; self.duration = duration
+        self.state = state; self.duration = duration; self.behavior = behavior; self.scheduling = scheduling
+        self.partials = partials
     }
 }
 

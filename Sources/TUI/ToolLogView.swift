@@ -44,14 +44,23 @@ public enum ToolLogView {
     static func row(_ c: ToolCallEntry, width w: Int, selected: Bool) -> StyledLine {
         let state = c.state.rawValue
         let dur = c.duration.map { formatDuration($0) } ?? ""
-        let right = " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
+        // How a NON_BLOCKING call runs stays in view on the right; the arguments give way first.
+        var tag = c.behavior == "NON_BLOCKING" ? "async" + (c.scheduling.map { "·" + $0.lowercased() } ?? "") : ""
+        if !c.partials.isEmpty { tag += (tag.isEmpty ? "" : " ") + "+\(c.partials.count)" }
+        let right = (tag.isEmpty ? "" : " " + tag) + " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
-        left.append(c.name, selected ? .selection : .toolName)
+        let leftW = max(0, w - DisplayWidth.of(right))
+        // The name comes first and is shortened in its middle, never cut: MCP tool names share long prefixes
+        // and differ at the end. It leaves room for its server when both fit in a readable way.
+        let serverW = c.server.map { DisplayWidth.of(" (\($0))") } ?? 0
+        let nameRoom = max(0, leftW - 2)  // the marker, and the ellipsis of whatever follows
+        let nameW = serverW > 0 && nameRoom - serverW >= 12 ? nameRoom - serverW : nameRoom
+        left.append(c.name.elidedInMiddle(to: nameW), selected ? .selection : .toolName)
         if let s = c.server { left.append(" (\(s))", .dim) }
         left.append(" ")
         left.append(c.arguments, .toolArgs)
-        let leftW = max(0, w - DisplayWidth.of(right))
         var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
+        if !tag.isEmpty { line.append(" " + tag, .dim) }
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
         line.append(dur.leftPadded(to: 6), .dim)
@@ -64,6 +73,13 @@ public enum ToolLogView {
 
     static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {
         var lines = WordWrap.wrap([StyledRun(c.arguments, .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
+        if let b = c.behavior {
+            let mode = b + (c.scheduling.map { ", scheduling \($0)" } ?? "")
+            lines += WordWrap.wrap([StyledRun(mode, .normal)], width: w, firstPrefix: StyledLine("   runs ", .dim), indent: 8)
+        }
+        for p in c.partials {
+            lines += WordWrap.wrap([StyledRun(p, .normal)], width: w, firstPrefix: StyledLine("partial ", .dim), indent: 8)
+        }
         if let r = c.result {
             lines += WordWrap.wrap([StyledRun(r, c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
         }

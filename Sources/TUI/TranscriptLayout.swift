@@ -1,3 +1,5 @@
+import Foundation
+
 /// Wrapped rows of transcript entries, cached per entry and width so long conversations render fast.
 /// Owned by the `FrameRenderer` (main thread only).
 public final class TranscriptLayout {
@@ -27,7 +29,9 @@ public final class TranscriptLayout {
         switch e.speaker {
         case .user:
             prefix.append(m.userLabel.fitted(to: lw), .speakerLabel)
-            runs = [StyledRun(e.text, .userText), StyledRun(e.interim, .userInterim)]
+            runs = [StyledRun(e.text, .userText), StyledRun(e.interim, .userInterim),
+                    StyledRun(e.interim.isEmpty && e.text.isEmpty ? e.partial : " " + e.partial, .dim)]
+            if e.partial.isEmpty { runs.removeLast() }
         case .model:
             prefix.append(m.modelLabel.fitted(to: lw), .speakerLabel)
             runs = [StyledRun(e.text, .modelText), StyledRun(e.interim, .modelInterim)]
@@ -37,6 +41,18 @@ public final class TranscriptLayout {
         case .error:
             prefix.append(String(repeating: " ", count: lw - 2) + "! ", .errorText)
             runs = [StyledRun(e.text + e.interim, .errorText)]
+        case .thought:
+            prefix.append(String(repeating: " ", count: lw - 2) + "∴ ", .dim)
+            let all = (e.text + e.interim).trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+            if e.folded {
+                let first = all.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                let heading = first.trimmingCharacters(in: CharacterSet(charactersIn: "*# "))
+                let folded = "thinking: " + heading + (all.count > first.count ? " …" : "")
+                var line = prefix
+                line.append(folded, .dim)
+                return [line.truncated(to: width, ellipsis: true)]
+            }
+            runs = [StyledRun(all.replacingOccurrences(of: "\n", with: " "), .dim)]
         }
         if e.interrupted { runs.append(StyledRun(" [interrupted]", .interruptedMark)) }
         runs = runs.filter { !$0.text.isEmpty }

@@ -1,5 +1,9 @@
 /// Who a transcript line belongs to.
-public enum Speaker: Sendable, Equatable { case user, model, system, error }
+public enum Speaker: Sendable, Equatable {
+    case user, model, system, error
+    /// The model's thoughts: dimmed, folded to one line unless thoughts are shown.
+    case thought
+}
 
 /// One turn or system line.
 public struct TranscriptEntry: Sendable, Equatable {
@@ -11,9 +15,15 @@ public struct TranscriptEntry: Sendable, Equatable {
     public var interim: String
     /// The model's turn was cut by the user (barge-in); shows a mark.
     public var interrupted: Bool
+    /// A fast partial transcript of the user, shown after the text until the final transcript replaces it.
+    public var partial: String
+    /// A thought shown as its first line only.
+    public var folded: Bool
 
-    public init(id: Int, speaker: Speaker, text: String, interim: String = "", interrupted: Bool = false) {
+    public init(id: Int, speaker: Speaker, text: String, interim: String = "", interrupted: Bool = false,
+                partial: String = "", folded: Bool = false) {
         self.id = id; self.speaker = speaker; self.text = text; self.interim = interim; self.interrupted = interrupted
+        self.partial = partial; self.folded = folded
     }
 }
 
@@ -32,6 +42,8 @@ public struct TranscriptModel: Sendable, Equatable {
     public var scroll: TranscriptScroll?
     public var userLabel: String
     public var modelLabel: String
+    /// Thoughts are shown in full (otherwise folded to one line each).
+    public private(set) var showThoughts = false
     /// The user's and the model's turns still streaming, if any.
     public private(set) var openUserTurn: Int?
     public private(set) var openModelTurn: Int?
@@ -65,9 +77,15 @@ public struct TranscriptModel: Sendable, Equatable {
         case .model:
             if let id = openModelTurn { update(id) { $0.interim += text }; return id }
             let id = append(.model, "", interim: text); openModelTurn = id; return id
-        case .system, .error:
+        case .system, .error, .thought:
             return append(speaker, text)
         }
+    }
+
+    /// Shows or folds every thought.
+    public mutating func setShowThoughts(_ show: Bool) {
+        showThoughts = show
+        for i in entries.indices where entries[i].speaker == .thought { entries[i].folded = !show }
     }
 
     /// Ends the speaker's open turn: its interim text becomes finished text.

@@ -6,17 +6,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ParleyTime
+import Live
 import TUI
 
-let voices: [VoiceOption] = [
-    ("Zephyr", "Bright"), ("Puck", "Upbeat"), ("Charon", "Informative"), ("Kore", "Firm"), ("Fenrir", "Excitable"),
-    ("Leda", "Youthful"), ("Orus", "Firm"), ("Aoede", "Breezy"), ("Callirrhoe", "Easy-going"), ("Autonoe", "Bright"),
-    ("Enceladus", "Breathy"), ("Iapetus", "Clear"), ("Umbriel", "Easy-going"), ("Algieba", "Smooth"),
-    ("Despina", "Smooth"), ("Erinome", "Clear"), ("Algenib", "Gravelly"), ("Rasalgethi", "Informative"),
-    ("Laomedeia", "Upbeat"), ("Achernar", "Soft"), ("Alnilam", "Firm"), ("Schedar", "Even"), ("Gacrux", "Mature"),
-    ("Pulcherrima", "Forward"), ("Achird", "Friendly"), ("Zubenelgenubi", "Casual"), ("Vindemiatrix", "Gentle"),
-    ("Sadachbia", "Lively"), ("Sadaltager", "Knowledgeable"), ("Sulafat", "Warm"),
-].map { VoiceOption(name: $0.0, style: $0.1) }
+let voices: [VoiceOption] = Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }
 
 let args = CommandLine.arguments
 let themeName: String = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
@@ -24,7 +18,7 @@ let still = args.contains("--still")
 let pidFile: String? = args.firstIndex(of: "--pid-file").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
 let crashSignal: Int32? = args.firstIndex(of: "--crash").flatMap { $0 + 1 < args.count ? Int32(args[$0 + 1]) : nil }
 let timing = args.contains("--timing")
-let mainStart = MonotonicClock.now()
+let mainStart = TimeSource.monotonicSeconds()
 
 func cannedState() -> UIState {
     var s = UIState()
@@ -64,25 +58,25 @@ func benchGrid() {
     for (rows, cols) in [(24, 80), (40, 120)] {
         let g = GridScreen(rows: rows, columns: cols)
         let r = FrameRenderer(screen: g)
-        var t0 = MonotonicClock.now()
+        var t0 = TimeSource.monotonicSeconds()
         r.render(s)
-        let first = MonotonicClock.now() - t0
+        let first = TimeSource.monotonicSeconds() - t0
         var full: [Double] = [], stream: [Double] = []
         for i in 0..<500 {
             s.transcript.update(streaming) { $0.interim = " word\(i)" }
-            t0 = MonotonicClock.now()
+            t0 = TimeSource.monotonicSeconds()
             r.invalidate()
             r.render(s, dirty: .all)
-            full.append(MonotonicClock.now() - t0)
+            full.append(TimeSource.monotonicSeconds() - t0)
             s.transcript.update(streaming) { $0.interim += " more" }
-            t0 = MonotonicClock.now()
+            t0 = TimeSource.monotonicSeconds()
             r.render(s, dirty: .transcript)
-            stream.append(MonotonicClock.now() - t0)
+            stream.append(TimeSource.monotonicSeconds() - t0)
         }
-        t0 = MonotonicClock.now()
+        t0 = TimeSource.monotonicSeconds()
         r.scrollTranscript(.top, in: &s)
         r.render(s, dirty: .transcript)
-        let top = MonotonicClock.now() - t0
+        let top = TimeSource.monotonicSeconds() - t0
         r.scrollTranscript(.bottom, in: &s)
         func stats(_ xs: [Double]) -> String {
             let v = xs.sorted()
@@ -109,12 +103,12 @@ var state = cannedState()
 if let e = loaded.error { state.status = e.message }
 var ptt = PushToTalk(mode: .autoRepeat)
 var micPeak = PeakHold(), spkPeak = PeakHold()
-let start = MonotonicClock.now()
+let start = TimeSource.monotonicSeconds()
 var lastProtocol = terminal.keyboardProtocol
 var quit = false
 var inputHistory: [String] = []
 renderer.render(state)
-let firstFrame = MonotonicClock.now()
+let firstFrame = TimeSource.monotonicSeconds()
 if let pidFile {
     let text = Array("\(getpid())\n".utf8)
     let fd = pidFile.withCString { Glibc.open($0, O_WRONLY | O_CREAT | O_TRUNC, mode_t(0o644)) }
@@ -134,7 +128,7 @@ func processAge(at t: Double) -> Double? {
     guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
     var boot = timespec()
     clock_gettime(CLOCK_BOOTTIME, &boot)
-    let bootNow = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - (MonotonicClock.now() - t)
+    let bootNow = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - (TimeSource.monotonicSeconds() - t)
     return bootNow - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 let launchToFrame = processAge(at: firstFrame)
@@ -232,13 +226,16 @@ let launchToFrame = processAge(at: firstFrame)
     case .scrollLineUp: renderer.scrollTranscript(.lines(-1), in: &state); return .transcript
     case .scrollLineDown: renderer.scrollTranscript(.lines(1), in: &state); return .transcript
     case .export: state.status = "export is not part of the demo"; return .status
+    case .toggleThoughts:
+        state.transcript.setShowThoughts(!state.transcript.showThoughts)
+        return .transcript
     case .retryNow: return []
     }
 }
 
 var lastMeterFrame = 0.0
 while !quit {
-    let now = MonotonicClock.now()
+    let now = TimeSource.monotonicSeconds()
     var timeout: Int32 = still ? -1 : Int32(max(0, (lastMeterFrame + 0.033 - now) * 1000))
     for d in [terminal.inputDeadline, ptt.deadline].compactMap({ $0 }) {
         let ms = Int32(max(0, (d - now) * 1000) + 1)
@@ -246,7 +243,7 @@ while !quit {
     }
     var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0)]
     _ = poll(&fds, 2, timeout)
-    let t = MonotonicClock.now()
+    let t = TimeSource.monotonicSeconds()
     var dirty: DirtyRegions = []
 
     let sig = terminal.takeSignals()

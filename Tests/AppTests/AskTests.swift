@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import ParleyTesting
 import XCTest
 
 /// `parley ask` against the simulator: it reconnects, finishes its turn, and exits with the documented code.

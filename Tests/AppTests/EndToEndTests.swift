@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTesting
 import XCTest
 
 /// parley driven like a person would: real keystrokes in tmux, a private PulseAudio daemon with null sinks
@@ -151,26 +152,9 @@ final class EndToEndTests: XCTestCase {
     }
 
     func testGoAwayMidConversationResumesAndLosesNothing() throws {
-        let sim = Process()
-        sim.executableURL = URL(fileURLWithPath: Binaries.parley)
-        sim.arguments = ["simulate", "--port", "0", "--go-away-after", "4", "--go-away-time-left", "3"]
-        let err = Pipe()
-        sim.standardError = err
-        sim.standardOutput = FileHandle.nullDevice
-        try sim.run()
-        defer {
-            sim.terminate()
-            sim.waitUntilExit()
-        }
-        var banner = Data()
-        let deadline = Date().addingTimeInterval(15)
-        while !String(decoding: banner, as: UTF8.self).contains("\n"), Date() < deadline {
-            banner.append(err.fileHandleForReading.availableData)
-        }
-        let text = String(decoding: banner, as: UTF8.self)
-        guard let r = text.range(of: "ws://127.0.0.1:"), let port = Int(text[r.upperBound...].prefix { $0.isNumber }) else {
-            return XCTFail("simulator did not start: \(text)")
-        }
+        let sim = try SimulatorProcess(["--go-away-after", "4", "--go-away-time-left", "3"])
+        defer { sim.stop() }
+        let port = sim.port
 
         let tmux = try Tmux(env: env())
         defer { tmux.close() }

@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import ParleyTesting
 import XCTest
 
 /// Issue 16's "done when" in the full-screen app: the server goes away, a turn typed meanwhile is queued, and it is

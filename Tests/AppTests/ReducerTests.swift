@@ -22,7 +22,27 @@ final class ReducerTests: XCTestCase {
 
     var space: KeyEvent { KeyEvent(.character(" ")) }
 
-    func talkEffects(_ fx: [Effect]) -> [Effect] { fx.filter { $0 == .startTalking || $0 == .stopTalking } }
+    /// The push-to-talk effects, by name: "start" (activityStart then the gate), "stop" (the gate closes).
+    func talkEffects(_ fx: [Effect]) -> [String] {
+        fx.compactMap { e in
+            switch e {
+            case .mic(.open): "open"
+            case .mic(.close): "close"
+            case .live(.activityStart): "activityStart"
+            case .live(.activityEnd): "activityEnd"
+            case .live(.audioStreamEnd): "audioStreamEnd"
+            default: nil
+            }
+        }
+    }
+    let start = ["activityStart", "open"]
+    let stop = ["close"]
+
+    /// The id of the gate close in these effects.
+    func closeID(_ fx: [Effect]) -> Int? {
+        for e in fx { if case .mic(.close(let id)) = e { return id } }
+        return nil
+    }
 
     var lines: [(Speaker, String)] { s.ui.transcript.entries.map { ($0.speaker, $0.text + $0.interim) } }
 
@@ -30,22 +50,22 @@ final class ReducerTests: XCTestCase {
 
     func testTapTogglesTalkingInALegacyTerminal() {
         live()
-        XCTAssertEqual(talkEffects(key(space, at: 1)), [.startTalking])
+        XCTAssertEqual(talkEffects(key(space, at: 1)), start)
         XCTAssertTrue(s.micOpen)
         XCTAssertTrue(s.ui.meters.talking)
         XCTAssertEqual(talkEffects(on(.tick, at: 2)), [], "no repeats: it was a tap, talking stays on")
         XCTAssertTrue(s.micOpen)
-        XCTAssertEqual(talkEffects(key(space, at: 4)), [.stopTalking])
+        XCTAssertEqual(talkEffects(key(space, at: 4)), stop)
         XCTAssertFalse(s.micOpen)
-        XCTAssertEqual(s.userTurnEndedAt, 4)
+        XCTAssertEqual(s.latency.current?.endOfSpeech, 4)
     }
 
     func testHeldSpaceReleaseIsInferredFromAutoRepeat() {
         live()
-        XCTAssertEqual(talkEffects(key(space, at: 1)), [.startTalking])
+        XCTAssertEqual(talkEffects(key(space, at: 1)), start)
         for t in stride(from: 1.5, through: 3.0, by: 0.033) { XCTAssertEqual(talkEffects(key(space, at: t)), []) }
         XCTAssertTrue(s.micOpen)
-        XCTAssertEqual(talkEffects(on(.tick, at: 3.3)), [.stopTalking], "repeats stopped: released")
+        XCTAssertEqual(talkEffects(on(.tick, at: 3.3)), stop, "repeats stopped: released")
         XCTAssertFalse(s.micOpen)
     }
 
@@ -53,9 +73,9 @@ final class ReducerTests: XCTestCase {
         live()
         on(.input(.kittyFlags(11)))
         XCTAssertEqual(s.ui.header.pushToTalk, .kittyHold)
-        XCTAssertEqual(talkEffects(key(space, at: 1)), [.startTalking])
+        XCTAssertEqual(talkEffects(key(space, at: 1)), start)
         XCTAssertEqual(talkEffects(key(KeyEvent(.character(" "), kind: .repeat), at: 1.5)), [])
-        XCTAssertEqual(talkEffects(key(KeyEvent(.character(" "), kind: .release), at: 2)), [.stopTalking])
+        XCTAssertEqual(talkEffects(key(KeyEvent(.character(" "), kind: .release), at: 2)), stop)
     }
 
     func testTalkingWithoutAudioPointsAtTyping() {
@@ -103,23 +123,23 @@ final class ReducerTests: XCTestCase {
         XCTAssertNotNil(s.ui.input)
         for c in "héllo 世界" { key(.char(c)) }
         let fx = key(KeyEvent(.enter), at: 3)
-        XCTAssertTrue(fx.contains(.sendText("héllo 世界")))
+        XCTAssertTrue(fx.contains(.live(.sendText("héllo 世界"))))
         XCTAssertEqual(lines.last?.1, "héllo 世界")
-        XCTAssertEqual(s.userTurnEndedAt, 3)
+        XCTAssertEqual(s.latency.current?.endOfSpeech, 3)
         // The server's transcription of a typed turn is not shown a second time.
         on(.live(.inputTranscription("héllo 世界", finished: true)))
         on(.live(.outputTranscription("hi", finished: false)))
         XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .user }.count, 1)
         key(KeyEvent(.escape))
         XCTAssertNil(s.ui.input)
-        XCTAssertEqual(key(.char("q")), [.quit], "q quits once the input line is closed")
+        XCTAssertEqual(key(.char("q")).last, .quit, "q quits once the input line is closed")
     }
 
     func testLatencyIsEndOfSpeechToFirstReplyAudio() {
         live()
         key(space, at: 1)
         key(space, at: 3)
-        on(.replyAudioStarted, at: 3.42)
+        on(.replyAudioStarted(at: 3.42))
         XCTAssertEqual(s.ui.header.latencyMs, 420)
     }
 
@@ -128,25 +148,29 @@ final class ReducerTests: XCTestCase {
     func testCtrlCInterruptsAReplyThenQuits() {
         live()
         on(.live(.outputTranscription("a long answer", finished: false)))
-        XCTAssertEqual(key(.ctrl("c")), [.interruptPlayback])
+        XCTAssertEqual(key(.ctrl("c")), [.speaker(.cutReply)])
         XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
         XCTAssertFalse(s.quitting)
-        XCTAssertEqual(key(.ctrl("c")), [.quit])
+        let quit = key(.ctrl("c"))
+        XCTAssertEqual(quit.last, .quit)
+        XCTAssertTrue(quit.contains(.record(.line(speaker: "model", text: "a long answer", interrupted: true))), "the reply on screen is saved")
         XCTAssertTrue(s.quitting)
     }
 
     func testSuspendingClosesTheMic() {
         live()
         key(space, at: 1)
-        XCTAssertEqual(on(.suspending), [.stopTalking])
+        XCTAssertEqual(talkEffects(on(.suspending)), ["close", "activityEnd"], "the follow-up goes out before the process stops")
         XCTAssertFalse(s.micOpen)
-        XCTAssertFalse(s.ptt.isTalking)
+        XCTAssertFalse(s.talk.gesture.isTalking)
     }
 
     func testQuitWhileTalkingReleasesTheMicFirst() {
         live()
         key(space, at: 1)
-        XCTAssertEqual(on(.quitRequested), [.stopTalking, .quit])
+        let fx = on(.quitRequested)
+        XCTAssertEqual(talkEffects(fx), ["close", "activityEnd"])
+        XCTAssertEqual(fx.last, .quit)
     }
 
     // MARK: voice switch
@@ -158,7 +182,7 @@ final class ReducerTests: XCTestCase {
         for c in "kor" { key(.char(c)) }
         let fx = key(KeyEvent(.enter))
         XCTAssertNil(s.ui.overlay)
-        XCTAssertTrue(fx.contains(.switchVoice("Kore")), "\(fx)")
+        XCTAssertTrue(fx.contains(.live(.switchVoice("Kore", duringReply: false))), "\(fx)")
         XCTAssertEqual(s.pendingVoice, "Kore")
         XCTAssertEqual(s.ui.header.voice, "Puck", "the header changes when the new voice is live")
         on(.live(.connecting(attempt: 0, resuming: true)))
@@ -166,7 +190,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.header.voice, "Kore")
         XCTAssertEqual(s.voice, "Kore")
         XCTAssertTrue(lines.last?.1.contains("voice changed to Kore — the conversation continues") == true)
-        XCTAssertFalse(done.contains(.seedTranscript))
+        XCTAssertFalse(done.contains { if case .live(.seed) = $0 { true } else { false } })
     }
 
     func testVoiceSwitchWithoutHandleSeedsANewSession() {
@@ -174,10 +198,10 @@ final class ReducerTests: XCTestCase {
         key(.char("v"))
         key(KeyEvent(.down))
         let fx = key(KeyEvent(.enter))
-        guard case .switchVoice(let name)? = fx.first(where: { if case .switchVoice = $0 { true } else { false } }) else { return XCTFail("\(fx)") }
+        guard case .live(.switchVoice(let name, _))? = fx.first(where: { if case .live(.switchVoice) = $0 { true } else { false } }) else { return XCTFail("\(fx)") }
         let done = on(.live(.setupComplete(resumed: false)))
         XCTAssertEqual(s.ui.header.voice, name)
-        XCTAssertFalse(done.contains(.seedTranscript), "the Live session seeds a fresh session itself")
+        XCTAssertFalse(done.contains { if case .live(.seed) = $0 { true } else { false } }, "the Live session seeds a fresh session itself")
         XCTAssertTrue(lines.last?.1.contains("new session, seeded with the transcript") == true)
     }
 
@@ -189,7 +213,7 @@ final class ReducerTests: XCTestCase {
         key(.char("h"))
         key(.char("a"))
         let fx = key(KeyEvent(.enter))
-        XCTAssertTrue(fx.contains(.switchVoice("Charon")), "\(fx)")
+        XCTAssertTrue(fx.contains(.live(.switchVoice("Charon", duringReply: true))), "\(fx)")
         XCTAssertTrue(s.ui.transcript.entries.contains { $0.text.contains("switching to Charon when this reply ends") })
     }
 
@@ -213,7 +237,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertTrue(s.ui.transcript.entries.last?.text.contains("queued") == true)
         on(.live(.setupComplete(resumed: true)), at: 20)
         XCTAssertEqual(on(.live(.queuedTextSent(ids: [1])), at: 20), [.record(.sent(id: 1))])
-        XCTAssertEqual(talkEffects(key(space, at: 21)), [.startTalking], "back online")
+        XCTAssertEqual(talkEffects(key(space, at: 21)), start, "back online")
     }
 
     func testReconnectShowsCountdownThenResumes() {
@@ -224,7 +248,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.transcript.entries.last?.speaker, .error)
         XCTAssertTrue(s.ui.transcript.entries.last?.text.contains("code 1006") == true)
         XCTAssertEqual(HeaderView.render(s.ui.header, width: 120).first.map { $0.text.contains("offline — retrying in 1 s (r: now)") }, true)
-        XCTAssertEqual(key(.char("r")), [.retryNow])
+        XCTAssertEqual(key(.char("r")), [.live(.retryNow)])
         on(.live(.connecting(attempt: 2, resuming: true)), at: 11)
         let fx = on(.live(.setupComplete(resumed: true)), at: 11.1)
         XCTAssertEqual(s.ui.header.connection, .live)
@@ -237,7 +261,7 @@ final class ReducerTests: XCTestCase {
         key(space, at: 1)
         let reason = CloseReason(code: 1007, reason: "API key not valid. Please pass a valid API key.")
         let fx = on(.live(.failed(reason)))
-        XCTAssertTrue(fx.contains(.stopTalking))
+        XCTAssertEqual(talkEffects(fx), stop)
         XCTAssertEqual(s.ui.header.connection, .failed(reason: "API key not valid. Please pass a valid API key."))
         XCTAssertTrue(lines.last?.1.contains("1007") == true)
         XCTAssertTrue(lines.last?.1.contains("GEMINI_API_KEY") == true)
@@ -256,13 +280,19 @@ final class ReducerTests: XCTestCase {
     func testOpenMicModeSwitchOpensTheMicWhenLive() {
         live()
         let fx = key(.char("m"))
-        XCTAssertTrue(fx.contains(.switchMode(.open)))
+        XCTAssertTrue(fx.contains(.live(.switchMode(.open, duringReply: false))))
         let done = on(.live(.setupComplete(resumed: true)))
         XCTAssertEqual(s.mode, .open)
         XCTAssertEqual(s.ui.header.pushToTalk, .openMic)
-        XCTAssertTrue(done.contains(.setOpenMic(true)))
-        XCTAssertEqual(key(space), [.setOpenMic(false)], "Space mutes in open mic")
+        XCTAssertTrue(done.contains(.mic(.open(halfDuplex: true))))
+        let mute = key(space, at: 2)
+        XCTAssertEqual(talkEffects(mute), stop, "Space mutes in open mic")
         XCTAssertTrue(s.ui.meters.micMuted)
+        XCTAssertEqual(talkEffects(on(.micClosed(id: closeID(mute) ?? -1))), ["audioStreamEnd"], "after the last chunk")
+        XCTAssertTrue(s.ui.meters.micMuted, "still muted once closed")
+        on(.live(.connectionClosed(.dropped())))
+        XCTAssertEqual(talkEffects(on(.live(.setupComplete(resumed: true)))), [], "muted stays muted across a reconnect")
+        XCTAssertEqual(talkEffects(key(space, at: 3)), ["open"], "Space unmutes")
     }
 
     // MARK: tools
@@ -270,7 +300,7 @@ final class ReducerTests: XCTestCase {
     func testToolCallLifecycle() {
         live()
         let fx = on(.live(.toolCall([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])])), at: 5)
-        XCTAssertEqual(fx, [.runTools([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])])])
+        XCTAssertEqual(fx.first, .runTools([FunctionCall(id: "c1", name: "get_current_time"), FunctionCall(id: "c2", name: "read_file", args: ["path": "/x"])]))
         XCTAssertEqual(s.ui.toolLog.calls.map(\.state), [.running, .running])
         on(.toolFinished(id: "c1", outcome: .ok, result: #"{"local":"noon"}"#), at: 5.25)
         XCTAssertEqual(s.ui.toolLog.calls[0].state, .ok)
@@ -315,6 +345,103 @@ final class ReducerTests: XCTestCase {
     func testScrollKeysScroll() {
         XCTAssertEqual(key(KeyEvent(.pageUp)), [.scroll(.pageUp)])
         XCTAssertEqual(key(KeyEvent(.end)), [.scroll(.bottom)])
+    }
+
+    // MARK: one owner per fact
+
+    func testReleaseSendsActivityEndOnlyAfterTheLastChunk() {
+        live()
+        key(space, at: 1)
+        let fx = key(space, at: 2)
+        XCTAssertEqual(talkEffects(fx), stop, "the gate closes; activityEnd waits for the chunk in flight")
+        XCTAssertEqual(talkEffects(on(.micClosed(id: (closeID(fx) ?? 0) + 1))), [], "a stale close is ignored")
+        XCTAssertEqual(talkEffects(on(.micClosed(id: closeID(fx) ?? -1))), ["activityEnd"])
+        XCTAssertEqual(talkEffects(on(.tick, at: 5)), [], "sent once")
+    }
+
+    func testActivityEndIsSentEvenIfTheLastChunkNeverComes() {
+        live()
+        key(space, at: 1)
+        key(space, at: 2)
+        XCTAssertEqual(s.nextDeadline(now: 2).map { $0 <= 2 + TalkState.closeTimeout }, true)
+        XCTAssertEqual(talkEffects(on(.tick, at: 2.1)), [])
+        XCTAssertEqual(talkEffects(on(.tick, at: 2 + TalkState.closeTimeout)), ["activityEnd"])
+    }
+
+    func testPressingAgainBeforeTheLastChunkEndsTheFirstActivityFirst() {
+        live()
+        on(.input(.kittyFlags(11)))
+        key(space, at: 1)
+        let first = key(KeyEvent(.character(" "), kind: .release), at: 2)
+        XCTAssertEqual(talkEffects(first), stop)
+        XCTAssertEqual(talkEffects(key(space, at: 2.05)), ["activityEnd", "activityStart", "open"])
+        XCTAssertEqual(talkEffects(on(.micClosed(id: closeID(first) ?? -1))), [], "the old close no longer matters")
+    }
+
+    func testTheSpeakerIsToldWhenTheModelAnswersAndWhenAReplyIsCut() {
+        live()
+        XCTAssertTrue(on(.live(.outputTranscription("Hello", finished: false))).contains(.speaker(.modelAnswering(true))))
+        XCTAssertEqual(s.talk.reply, .responding)
+        XCTAssertEqual(key(.ctrl("c")), [.speaker(.cutReply)])
+        XCTAssertEqual(s.talk.reply, .discarding)
+        let done = on(.live(.turnComplete(reason: nil)))
+        XCTAssertTrue(done.contains(.speaker(.acceptReplies)))
+        XCTAssertTrue(done.contains(.speaker(.modelAnswering(false))))
+    }
+
+    /// A typed turn that interrupts a reply appeared twice, on screen and in the JSONL: the old reply's tail
+    /// cleared the "typed turn pending" flag before the service's echo of the typed text arrived.
+    func testATypedTurnOverAReplyIsShownAndSavedOnce() {
+        live()
+        on(.live(.outputTranscription("Once upon a time there", finished: false)))
+        key(KeyEvent(.tab))
+        for c in "stop please" { key(.char(c)) }
+        var records = key(KeyEvent(.enter), at: 2)
+        XCTAssertTrue(records.contains(.speaker(.cutReply)), "the old reply stops here too")
+        // What the service sends after a typed turn cuts a reply: the old reply's tail, its end, then the
+        // echo of the typed text, then the answer.
+        records += on(.live(.outputTranscription(" was a", finished: false)))
+        records += on(.live(.interrupted))
+        records += on(.live(.turnComplete(reason: nil)))
+        records += on(.live(.inputTranscription("stop ", finished: false)))
+        records += on(.live(.inputTranscription("please", finished: false)))
+        records += on(.live(.inputTranscription("", finished: true)))
+        records += on(.live(.outputTranscription("Stopped.", finished: false)))
+        records += on(.live(.turnComplete(reason: nil)))
+        XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["stop please"])
+        XCTAssertEqual(lines.filter { $0.0 == .model }.map(\.1), ["Once upon a time there", "Stopped."])
+        let users = records.filter { if case .record(let r) = $0, r == .line(speaker: "user", text: "stop please", interrupted: false) { true } else { false } }
+        XCTAssertEqual(users.count, 1, "\(users)")
+        XCTAssertNil(s.typedTurn)
+    }
+
+    func testSpeechAfterATypedTurnIsNotMistakenForItsEcho() {
+        live()
+        key(KeyEvent(.tab))
+        for c in "hello" { key(.char(c)) }
+        key(KeyEvent(.enter), at: 1)
+        key(KeyEvent(.escape))
+        on(.live(.inputTranscription("what's the weather", finished: true)))
+        XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["hello", "what's the weather"])
+    }
+
+    func testCtrlCInAConsentPopupRefusesEverythingAndQuits() {
+        live()
+        on(.live(.toolCall((1...3).map { FunctionCall(id: "s\($0)", name: "run_shell_command", args: ["command": "true"]) })))
+        for i in 1...3 { on(.confirmTool(id: "s\(i)", name: "run_shell_command", detail: "true")) }
+        let fx = key(.ctrl("c"))
+        XCTAssertEqual(fx.filter { if case .answerConfirmation(_, false) = $0 { true } else { false } }.count, 3)
+        XCTAssertEqual(fx.last, .quit)
+        XCTAssertTrue(s.quitting)
+        XCTAssertEqual(on(.confirmTool(id: "late", name: "run_shell_command", detail: "x")), [.answerConfirmation(id: "late", yes: false)])
+    }
+
+    func testCtrlZClosesTheMicThenSuspends() {
+        live()
+        key(space, at: 1)
+        let fx = key(.ctrl("z"), at: 2)
+        XCTAssertEqual(talkEffects(fx), ["close", "activityEnd"])
+        XCTAssertEqual(fx.last, .suspend)
     }
 
     func testHelpOpensAndAnyKeyCloses() {

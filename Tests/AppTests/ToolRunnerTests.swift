@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import Synchronization
+import ParleyTesting
 import XCTest
 
 @testable import App

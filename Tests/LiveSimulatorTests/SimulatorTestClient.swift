@@ -168,12 +168,12 @@ final class SimTestClient: Sendable {
 /// A setup as parley sends it.
 func makeSetup(
     model: String = "models/\(LiveModel.defaultID)", voice: String? = "Puck", automatic: Bool = true,
-    tools: [String] = [], handle: String? = nil, resumption: Bool = true
+    tools: [String] = [], behavior: String? = "BLOCKING", handle: String? = nil, resumption: Bool = true
 ) -> Setup {
     Setup(
         model: model,
         generationConfig: GenerationConfig(responseModalities: ["AUDIO"], speechConfig: voice.map { SpeechConfig(voiceName: $0) }),
-        tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: "test tool") })],
+        tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: "test tool", behavior: behavior) })],
         realtimeInputConfig: RealtimeInputConfig(automaticActivityDetection: AutomaticActivityDetection(disabled: !automatic)),
         inputAudioTranscription: EmptyObject(), outputAudioTranscription: EmptyObject(),
         sessionResumption: resumption ? SessionResumptionConfig(handle: handle.map(Secret.init)) : nil)

@@ -97,7 +97,7 @@ final class CodecTests: XCTestCase {
         XCTAssertNil(notResumable.sessionResumptionUpdate?.usableHandle)
         // And the simulator encodes it as a string again.
         let text = try codec.encode(ServerMessage(sessionResumptionUpdate: .init(newHandle: Secret("h"), resumable: true, lastConsumedClientMessageIndex: 7)))
-        XCTAssertTrue(text.contains(#""lastConsumedClientMessageIndex":"7""#), text)
+        XCTAssertTrue(text.contains(#""lastConsumedClientMessageIndex": "7""#), text)
     }
 
     func testGoAwayDuration() throws {

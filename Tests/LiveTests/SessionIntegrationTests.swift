@@ -259,3 +259,63 @@ final class Audio: Sendable {
     var bytes: Int { state.withLock { $0.bytes } }
     var flushes: Int { state.withLock { $0.flushes } }
 }
+
+/// What 3.x models send, read by the session: thoughts apart from the reply, typed text on 3.1, turns that end
+/// without `turnComplete`.
+final class SessionModelTests: XCTestCase {
+    var simulator: LiveSimulator?
+
+    override func tearDown() async throws {
+        try? await simulator?.stop()
+        simulator = nil
+    }
+
+    func run(_ model: String, options: SimulatorOptions, turns: [String]) async throws -> [LiveEvent] {
+        let sim = LiveSimulator(options: options)
+        _ = try await sim.start()
+        simulator = sim
+        var policy = ConnectionMachine.Policy()
+        policy.reconnects = false
+        let session = LiveSession(configuration: LiveConfiguration(
+            endpoint: sim.url, credential: .none,
+            setup: Setup(
+                model: LiveModel.resourceName(model), generationConfig: GenerationConfig(speechConfig: SpeechConfig(voiceName: "Puck")),
+                outputAudioTranscription: EmptyObject(), sessionResumption: SessionResumptionConfig()),
+            policy: policy))
+        var events: [LiveEvent] = []
+        var pending = turns
+        session.start()
+        let deadline = ContinuousClock.now + .seconds(30)
+        for await e in session.events {
+            events.append(e)
+            switch e {
+            case .setupComplete, .turnComplete:
+                if pending.isEmpty { session.close() } else { session.sendText(pending.removeFirst()) }
+            case .failed: session.close()
+            default: break
+            }
+            if ContinuousClock.now > deadline { session.close() }
+        }
+        return events
+    }
+
+    func testThoughtsAreNotTheReply() async throws {
+        let events = try await run("gemini-3.8-live", options: SimulatorOptions(replyDelay: .zero, turnCompleteAfterPlayback: false), turns: ["hello"])
+        let thoughts = events.compactMap { if case .thought(let t) = $0 { t } else { nil } }
+        XCTAssertEqual(thoughts.count, 1)
+        XCTAssertFalse(events.contains { if case .modelText = $0 { true } else { false } }, "no thought passes as reply text")
+        var reply = TranscriptText()
+        for case .outputTranscription(let t, _) in events { reply.append(t) }
+        XCTAssertEqual(reply.text, "Hello! Yes, I can hear you clearly. That's turn 1 of our chat.")
+    }
+
+    func testOn31TypedTextGoesAsRealtimeTextAndATurnEndsOnGenerationComplete() async throws {
+        var options = SimulatorOptions(replyDelay: .zero, turnCompleteAfterPlayback: false)
+        options.omitTurnComplete = true
+        let events = try await run("gemini-3.1-flash-live-preview", options: options, turns: ["hello", "second"])
+        XCTAssertFalse(events.contains { if case .failed = $0 { true } else { false } }, "\(events.filter { if case .failed = $0 { true } else { false } })")
+        let ends = events.filter { if case .turnComplete = $0 { true } else { false } }
+        XCTAssertEqual(ends.count, 2, "each turn ends once, on generationComplete")
+        XCTAssertEqual(simulator?.stats().userTurns, ["hello", "second"])
+    }
+}

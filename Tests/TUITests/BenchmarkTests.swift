@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import XCTest
 @testable import TUI
 
@@ -22,27 +23,27 @@ final class BenchmarkTests: XCTestCase {
         for (rows, cols) in [(24, 80), (40, 120)] {
             let g = GridScreen(rows: rows, columns: cols)
             let r = FrameRenderer(screen: g)
-            var t0 = MonotonicClock.now()
+            var t0 = TimeSource.monotonicSeconds()
             r.render(s)
-            let cold = MonotonicClock.now() - t0
+            let cold = TimeSource.monotonicSeconds() - t0
             var full: [Double] = []
             var stream: [Double] = []
             for i in 0..<300 {
                 // A full repaint (everything dirty) while the last model turn streams a word.
                 s.transcript.update(streaming) { $0.interim += " word\(i)" }
-                t0 = MonotonicClock.now()
+                t0 = TimeSource.monotonicSeconds()
                 r.invalidate()
                 r.render(s, dirty: .all)
-                full.append(MonotonicClock.now() - t0)
+                full.append(TimeSource.monotonicSeconds() - t0)
                 s.transcript.update(streaming) { $0.interim += " more" }
-                t0 = MonotonicClock.now()
+                t0 = TimeSource.monotonicSeconds()
                 r.render(s, dirty: .transcript)
-                stream.append(MonotonicClock.now() - t0)
+                stream.append(TimeSource.monotonicSeconds() - t0)
             }
-            t0 = MonotonicClock.now()
+            t0 = TimeSource.monotonicSeconds()
             r.scrollTranscript(.top, in: &s)
             r.render(s, dirty: .transcript)
-            let top = MonotonicClock.now() - t0
+            let top = TimeSource.monotonicSeconds() - t0
             r.scrollTranscript(.bottom, in: &s)
             print(String(format: "BENCH grid %dx%d, 2001 entries: first frame %.2f ms; full frame %@; transcript-only frame %@; Home (wraps all) %.2f ms",
                          cols, rows, cold * 1000, stats(full), stats(stream), top * 1000))

@@ -231,12 +231,12 @@ gemini  Sure — here is the forecast for tomorrow                              
                        │ Up            scroll up one line                                      │
                        │ Down          scroll down one line                                    │
                        │ e             export the transcript as Markdown                       │
+                       │ T             show or fold the model's thoughts                       │
                        │ r             offline: reconnect now instead of waiting               │
                        │                                                                       │
                        │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
                        │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
                        └────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
                                                                                │
                                                                                │
                                                                                │
@@ -265,12 +265,12 @@ gem│ ?             this help                                               │
    │ Up            scroll up one line                                      │
    │ Down          scroll down one line                                    │
    │ e             export the transcript as Markdown                       │
-─ t│ r             offline: reconnect now instead of waiting               │────
- ge│                                                                       │0 ms
- ru│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
- se│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │.5 s
- mi└────────────────────────────────────────────────────── any key closes ─┘
- spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+─ t│ T             show or fold the model's thoughts                       │────
+ ge│ r             offline: reconnect now instead of waiting               │0 ms
+ ru│                                                                       │
+ se│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │.5 s
+ mi│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
+ sp└────────────────────────────────────────────────────── any key closes ─┘
  any key closes
 """#,
         "interrupted_120x40": #"""

@@ -1,17 +1,10 @@
 import Foundation
 import XCTest
-@testable import TUI
+@testable import Live
+import TUI
 
 enum Fixtures {
-    static let voices: [VoiceOption] = [
-        ("Zephyr", "Bright"), ("Puck", "Upbeat"), ("Charon", "Informative"), ("Kore", "Firm"), ("Fenrir", "Excitable"),
-        ("Leda", "Youthful"), ("Orus", "Firm"), ("Aoede", "Breezy"), ("Callirrhoe", "Easy-going"), ("Autonoe", "Bright"),
-        ("Enceladus", "Breathy"), ("Iapetus", "Clear"), ("Umbriel", "Easy-going"), ("Algieba", "Smooth"),
-        ("Despina", "Smooth"), ("Erinome", "Clear"), ("Algenib", "Gravelly"), ("Rasalgethi", "Informative"),
-        ("Laomedeia", "Upbeat"), ("Achernar", "Soft"), ("Alnilam", "Firm"), ("Schedar", "Even"), ("Gacrux", "Mature"),
-        ("Pulcherrima", "Forward"), ("Achird", "Friendly"), ("Zubenelgenubi", "Casual"), ("Vindemiatrix", "Gentle"),
-        ("Sadachbia", "Lively"), ("Sadaltager", "Knowledgeable"), ("Sulafat", "Warm"),
-    ].map { VoiceOption(name: $0.0, style: $0.1) }
+    static let voices: [VoiceOption] = Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }
 
     static func state() -> UIState {
         var s = UIState()

@@ -66,16 +66,44 @@ final class FrameSnapshotTests: XCTestCase {
         return out
     }
 
-    func testFramesMatchExpectedText() throws {
-        let dump = ProcessInfo.processInfo.environment["PARLEY_DUMP_FRAMES"]
-        for (name, state, rows, cols) in Self.scenarios() {
-            let (g, _) = Fixtures.render(state, rows: rows, columns: cols)
-            if let dir = dump {
-                try g.text().write(toFile: dir + "/" + name + ".txt", atomically: true, encoding: .utf8)
-                continue
-            }
-            guard let expected = ExpectedFrames.all[name] else { XCTFail("no expected frame for \(name)"); continue }
-            assertScreen(g, expected)
+    /// Renders one scenario and compares it with its expected frame (or writes it out for review).
+    func check(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let (_, state, rows, cols) = Self.scenarios().first(where: { $0.0 == name }) else {
+            return XCTFail("no scenario \(name)", file: file, line: line)
         }
+        let (g, _) = Fixtures.render(state, rows: rows, columns: cols)
+        if let dir = ProcessInfo.processInfo.environment["PARLEY_DUMP_FRAMES"] {
+            try g.text().write(toFile: dir + "/" + name + ".txt", atomically: true, encoding: .utf8)
+            return
+        }
+        guard let expected = ExpectedFrames.all[name] else { return XCTFail("no expected frame for \(name)", file: file, line: line) }
+        assertScreen(g, expected)
     }
+
+    func testEveryScenarioHasAnExpectedFrame() {
+        XCTAssertEqual(Set(Self.scenarios().map(\.0)), Set(ExpectedFrames.all.keys))
+    }
+
+    // One test per frame, so a failure names the frame that changed.
+    func testBase_120x40() throws { try check("base_120x40") }
+    func testBase_80x24() throws { try check("base_80x24") }
+    func testConfirm_120x40() throws { try check("confirm_120x40") }
+    func testConfirm_80x24() throws { try check("confirm_80x24") }
+    func testFailedOpenMic_120x40() throws { try check("failedOpenMic_120x40") }
+    func testFailedOpenMic_80x24() throws { try check("failedOpenMic_80x24") }
+    func testHelp_120x40() throws { try check("help_120x40") }
+    func testHelp_80x24() throws { try check("help_80x24") }
+    func testInterrupted_120x40() throws { try check("interrupted_120x40") }
+    func testInterrupted_80x24() throws { try check("interrupted_80x24") }
+    func testMessage_120x40() throws { try check("message_120x40") }
+    func testMessage_80x24() throws { try check("message_80x24") }
+    func testMinimum_40x12() throws { try check("minimum_40x12") }
+    func testTooSmall_39x11() throws { try check("tooSmall_39x11") }
+    func testTooSmall_80x11() throws { try check("tooSmall_80x11") }
+    func testToolsInputBanner_120x40() throws { try check("toolsInputBanner_120x40") }
+    func testToolsInputBanner_80x24() throws { try check("toolsInputBanner_80x24") }
+    func testVoiceMenuFiltered_120x40() throws { try check("voiceMenuFiltered_120x40") }
+    func testVoiceMenuFiltered_80x24() throws { try check("voiceMenuFiltered_80x24") }
+    func testVoiceMenu_120x40() throws { try check("voiceMenu_120x40") }
+    func testVoiceMenu_80x24() throws { try check("voiceMenu_80x24") }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import ParleyTime
 import PulseAudio
 import Synchronization
 
@@ -12,15 +13,19 @@ final class AudioIO: Sendable {
     private let state: Mutex<Shared>
     private let events: EventQueue
 
+    /// Registers the reducer sets through commands, read on the capture and receive paths.
     struct Shared {
         var session: LiveSession?
-        /// Push-to-talk: `activityEnd` follows the chunk that closes the gate.
-        var manualActivity = true
         var halfDuplex: HalfDuplexGate
-        var modelSpeaking = false
-        /// Drop reply audio until the turn completes (Ctrl-C interrupted it here).
+        /// The gate applies while the mic is open in open-mic mode (`MicCommand.open(halfDuplex:)`).
+        var halfDuplexOn = false
+        var modelAnswering = false
+        /// Drop reply audio (`SpeakerCommand.cutReply`) until told otherwise.
         var discarding = false
+        /// Reports the first audio of each reply once (an edge of the audio stream, not a decision).
         var awaitingFirstAudio = true
+        /// The close whose last chunk has not been handed over yet.
+        var pendingClose: Int?
     }
 
     /// What could not be opened, in words for the banner; nil when sound works.
@@ -108,50 +113,52 @@ final class AudioIO: Sendable {
 
     func attach(_ session: LiveSession) { state.withLock { $0.session = session } }
 
-    func setManualActivity(_ manual: Bool) {
-        state.withLock {
-            $0.manualActivity = manual
-            $0.halfDuplex.protection = manual ? .none : ($0.halfDuplex.protection == .none ? .halfDuplex : $0.halfDuplex.protection)
-        }
-    }
-
-    /// The capture thread's consumer: gate → (half-duplex) → session.
+    /// The capture thread's consumer: gate → (half-duplex) → session; the chunk that closes the gate is
+    /// reported so the wire follow-up (`activityEnd`, `audioStreamEnd`) leaves after it.
     private func captured(_ chunk: AudioChunk) {
-        let bytes = Data(chunk.littleEndianBytes)
         let now = Double(chunk.timestamp) / 1e9
         let playing = playback?.levels().rmsDBFS ?? -100
-        let (session, manual, pass) = state.withLock { s in
-            let pass = s.manualActivity
-                || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelSpeaking, at: now)
-            return (s.session, s.manualActivity, pass)
+        let (session, pass, closed) = state.withLock { s in
+            let pass = !s.halfDuplexOn
+                || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelAnswering, at: now)
+            var closed: Int?
+            if chunk.endsGate { closed = s.pendingClose; s.pendingClose = nil }
+            return (s.session, pass, closed)
         }
-        guard let session else { return }
-        if pass { session.sendAudio(bytes) }
-        if chunk.endsGate, manual { session.activityEnd() }
+        if pass, let session { session.sendAudio(Data(chunk.littleEndianBytes)) }
+        if let closed { events.post(.micClosed(id: closed)) }
     }
 
-    /// Push-to-talk pressed.
-    func startTalking() {
-        let session = state.withLock { $0.session }
-        session?.activityStart()
-        if let capture { capture.setGate(open: true) }
-    }
-
-    /// Push-to-talk released: the capture thread delivers the chunk in flight, then sends `activityEnd`.
-    func stopTalking() {
-        if let capture, capture.isGateOpen {
+    /// Carries out a mic command from the reducer.
+    func perform(_ command: MicCommand) {
+        switch command {
+        case .open(let halfDuplex):
+            state.withLock {
+                $0.halfDuplexOn = halfDuplex
+                $0.pendingClose = nil
+            }
+            capture?.setGate(open: true)
+        case .close(let id):
+            guard let capture, capture.isGateOpen else {
+                events.post(.micClosed(id: id))
+                return
+            }
+            state.withLock { $0.pendingClose = id }
             capture.setGate(open: false)
-        } else {
-            state.withLock { $0.session }?.activityEnd()
         }
     }
 
-    /// Open mic on or off; off tells the server the stream paused.
-    func setOpenMic(_ open: Bool) {
-        guard let capture else { return }
-        let wasOpen = capture.isGateOpen
-        capture.setGate(open: open)
-        if wasOpen, !open { state.withLock { $0.session }?.audioStreamEnd() }
+    /// Carries out a speaker command from the reducer.
+    func perform(_ command: SpeakerCommand) {
+        switch command {
+        case .cutReply:
+            state.withLock { $0.discarding = true }
+            playback?.flush()
+        case .acceptReplies:
+            state.withLock { $0.discarding = false }
+        case .modelAnswering(let answering):
+            state.withLock { $0.modelAnswering = answering }
+        }
     }
 
     /// The Live receive path's playback hook.
@@ -159,34 +166,20 @@ final class AudioIO: Sendable {
         switch command {
         case .play(let pcm):
             let (discard, first) = state.withLock { s -> (Bool, Bool) in
-                s.modelSpeaking = true
                 defer { s.awaitingFirstAudio = false }
                 return (s.discarding, s.awaitingFirstAudio)
             }
-            if first { events.post(.replyAudioStarted) }
+            if first { events.post(.replyAudioStarted(at: TimeSource.monotonic.now())) }
             guard !discard, let playback else { return }
             let samples = pcm.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) } }
             playback.write(samples)
         case .flush:
             playback?.flush()
-            state.withLock {
-                $0.modelSpeaking = false
-                $0.awaitingFirstAudio = true
-            }
+            state.withLock { $0.awaitingFirstAudio = true }
         case .turnComplete:
             playback?.drain()
-            state.withLock {
-                $0.modelSpeaking = false
-                $0.discarding = false
-                $0.awaitingFirstAudio = true
-            }
+            state.withLock { $0.awaitingFirstAudio = true }
         }
-    }
-
-    /// Ctrl-C during a reply: silence now and drop the rest of it.
-    func interruptReply() {
-        state.withLock { $0.discarding = true }
-        playback?.flush()
     }
 
     func close() {

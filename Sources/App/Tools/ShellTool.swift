@@ -1,4 +1,5 @@
 import Foundation
+import ParleySpawn
 import Live
 import Synchronization
 

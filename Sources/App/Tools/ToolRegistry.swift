@@ -13,6 +13,12 @@ struct ToolDefinition: Sendable {
     var confirmation: (@Sendable (JSONValue) -> String)?
     /// The MCP server that runs it; nil for built-in tools.
     var server: String?
+    /// The tool's own `behavior`; nil leaves it to the config and the model's default.
+    var behavior: LiveModel.FunctionBehavior?
+    /// When its result reaches the model when it runs NON_BLOCKING; nil leaves it to the config.
+    var scheduling: ToolScheduling?
+    /// For long tools: runs the call and reports partial results on the way (sent with `willContinue`).
+    var runReporting: (@Sendable (JSONValue, _ partial: @escaping @Sendable (JSONValue) -> Void) async throws -> JSONValue)?
 
     init(name: String, description: String, parameters: JSONValue, run: @escaping @Sendable (JSONValue) async throws -> JSONValue) {
         self.name = name
@@ -21,7 +27,9 @@ struct ToolDefinition: Sendable {
         self.run = run
     }
 
-    var declaration: FunctionDeclaration { FunctionDeclaration(name: name, description: description, parameters: parameters) }
+    var declaration: FunctionDeclaration {
+        FunctionDeclaration(name: name, description: description, parameters: parameters, behavior: behavior?.rawValue)
+    }
 }
 
 /// The tools parley declares in `setup` and runs when the model calls them.
@@ -41,9 +49,14 @@ struct ToolRegistry: Sendable {
         tools.isEmpty ? [] : [Tool(functionDeclarations: tools.values.map(\.declaration).sorted { $0.name < $1.name })]
     }
 
+    /// The scheduling a tool asks for itself, if any.
+    func scheduling(of name: String) -> ToolScheduling? { tools[name]?.scheduling }
+
     /// Runs every call of one `toolCall` concurrently and answers each with its id: a result, or a structured
-    /// error the model can explain (unknown tool, failure).
-    func answer(_ calls: [FunctionCall]) async -> [FunctionResponse] {
+    /// error the model can explain (unknown tool, failure). `partial` gets the partial results of long tools.
+    func answer(
+        _ calls: [FunctionCall], partial: @escaping @Sendable (FunctionCall, JSONValue) -> Void = { _, _ in }
+    ) async -> [FunctionResponse] {
         await withTaskGroup(of: (Int, FunctionResponse).self) { group in
             for (i, call) in calls.enumerated() {
                 group.addTask {
@@ -51,7 +64,13 @@ struct ToolRegistry: Sendable {
                         return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("unknown tool \(call.name)")]))
                     }
                     do {
-                        return (i, FunctionResponse(id: call.id, name: call.name, response: try await tool.run(call.args)))
+                        let result: JSONValue
+                        if let run = tool.runReporting {
+                            result = try await run(call.args) { partial(call, $0) }
+                        } else {
+                            result = try await tool.run(call.args)
+                        }
+                        return (i, FunctionResponse(id: call.id, name: call.name, response: result))
                     } catch {
                         return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("\(error)")]))
                     }

@@ -5,9 +5,9 @@ import Glibc
 /// Spawn attributes for children that must start clean: an empty signal mask (Swift's worker threads block
 /// nearly every signal, and `posix_spawn` copies the caller's mask) and default dispositions (parley may
 /// ignore SIGPIPE). Without this a child cannot be stopped with SIGTERM, and `yes | head` never ends.
-enum SpawnAttributes {
+public enum SpawnAttributes {
     /// Initialises `attributes` with clean signals plus `flags`; destroy it with `posix_spawnattr_destroy`.
-    static func clean(_ attributes: inout posix_spawnattr_t, flags: Int32 = 0) {
+    public static func clean(_ attributes: inout posix_spawnattr_t, flags: Int32 = 0) {
         posix_spawnattr_init(&attributes)
         var none = sigset_t(), all = sigset_t()
         sigemptyset(&none)

@@ -1,0 +1,33 @@
+import Live
+import TUI
+
+/// Something that happened, for the reducer: input, the Live session, the audio side, tools, and the
+/// results of effects (effects report back here instead of writing state).
+enum AppEvent: Sendable {
+    case input(InputEvent)
+    case live(LiveEvent)
+    case tick
+    /// The first reply audio of a turn reached the speaker path, at this time on the app's clock.
+    case replyAudioStarted(at: Double)
+    /// The capture thread handed over the last chunk after the gate closed (`MicCommand.close(id)`).
+    case micClosed(id: Int)
+    case toolFinished(id: String, outcome: ToolOutcome, result: String)
+    /// A long tool reported a partial result (sent with `willContinue`).
+    case toolPartial(id: String, result: String)
+    /// A tool call waits for the user's yes or no (e.g. the exact shell command).
+    case confirmTool(id: String, name: String, detail: String)
+    /// Audio failed or changed (e.g. a device vanished); shown as a system line.
+    case audioNotice(String)
+    /// The transcript view moved (the renderer knows the laid-out lines).
+    case scrolled(TranscriptScroll?)
+    /// `e` wrote the conversation as Markdown, or could not.
+    case exported(Result<String, ExportFailure>)
+    /// Ctrl-Z: the process is about to stop; nothing may keep listening meanwhile.
+    case suspending
+    case quitRequested
+}
+
+/// Why an export did not happen, in words for the status line.
+struct ExportFailure: Error, Sendable, Equatable {
+    let message: String
+}

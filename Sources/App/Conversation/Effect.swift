@@ -1,0 +1,60 @@
+import Live
+import TUI
+
+/// What the reducer asks the runtime to do. Each case names the executor it goes to, and its payload is
+/// the executor's command as is, so an action keeps one name from key to wire.
+enum Effect: Sendable, Equatable {
+    /// The capture gate (`AudioIO`).
+    case mic(MicCommand)
+    /// The speaker (`AudioIO`).
+    case speaker(SpeakerCommand)
+    /// The Live session.
+    case live(SessionCommand)
+    case runTools([FunctionCall])
+    case cancelTools([String])
+    /// The user answered a confirmation (also `false` when the call was cancelled meanwhile).
+    case answerConfirmation(id: String, yes: Bool)
+    case record(TranscriptRecord)
+    /// Scroll the transcript; reported back as `.scrolled`.
+    case scroll(ScrollCommand)
+    /// Write the conversation as Markdown; reported back as `.exported`.
+    case export
+    /// Keep the session's resumption handle for `--resume`.
+    case saveResumeHandle
+    /// Remember the voice for the next launch.
+    case rememberVoice(String)
+    /// Stop the process (Ctrl-Z) with the terminal given back; everything is redrawn after `fg`.
+    case suspend
+    case quit
+}
+
+enum MicCommand: Sendable, Equatable {
+    /// Open the gate; `halfDuplex` (open mic) holds the mic back while the model is heard, unless the
+    /// audio side has echo cancellation.
+    case open(halfDuplex: Bool)
+    /// Close the gate; the chunk in flight is delivered, then `micClosed(id)` is reported.
+    case close(id: Int)
+}
+
+enum SpeakerCommand: Sendable, Equatable {
+    /// Silence now and drop the rest of this reply's audio.
+    case cutReply
+    /// The reply ended: take the next reply's audio again.
+    case acceptReplies
+    /// Whether the model is answering (the half-duplex gate listens less while it is).
+    case modelAnswering(Bool)
+}
+
+enum SessionCommand: Sendable, Equatable {
+    case activityStart
+    case activityEnd
+    case audioStreamEnd
+    case sendText(String)
+    /// Move to a new connection with this voice; `duringReply` waits for a handle that covers the reply.
+    case switchVoice(String, duringReply: Bool)
+    case switchMode(Config.Mode, duringReply: Bool)
+    /// Give a new session (without the old one's context) the conversation so far.
+    case seed([Content])
+    /// Offline: try to reconnect now instead of waiting out the backoff.
+    case retryNow
+}

@@ -1,0 +1,161 @@
+import Live
+import TUI
+
+extension Reducer {
+    static func handleInput(_ s: inout AppState, _ input: InputEvent, now: Double) -> [Effect] {
+        switch input {
+        case .kittyFlags:
+            s.talk.gesture.mode = .kitty
+            s.ui.header.pushToTalk = AppState.pttDisplay(mode: s.talk.mode, kitty: true)
+            return []
+        case .deviceAttributes, .focus:
+            return []
+        case .paste(let text):
+            if s.ui.input == nil { s.ui.input = LineEditor() }
+            s.ui.input?.insert(text)
+            return []
+        case .key(let k):
+            return handleKey(&s, k, now: now)
+        }
+    }
+
+    /// Popups first, then the input line, then the tool log, then the key map.
+    static func handleKey(_ s: inout AppState, _ k: KeyEvent, now: Double) -> [Effect] {
+        if k == .ctrl("z") { return reduce(&s, .suspending, now: now) }
+        if let overlay = s.ui.overlay {
+            guard k.kind != .release else { return [] }
+            return handleOverlayKey(&s, overlay, k, now: now)
+        }
+        if var editor = s.ui.input {
+            guard k.kind != .release else { return [] }
+            switch editor.handle(k) {
+            case .none, .edited:
+                s.ui.input = editor
+            case .leave:
+                s.ui.input = nil
+            case .submit(let text):
+                s.ui.input = editor
+                return sendText(&s, text, now: now)
+            }
+            return []
+        }
+        if s.ui.toolLog.focused, k.kind != .release {
+            switch s.ui.toolLog.handle(k) {
+            case .handled: return []
+            case .leave: s.ui.toolLog.focused = false; return []
+            case .none: break
+            }
+        }
+        // The key map ignores releases; push-to-talk needs them, so look the key up as a press.
+        guard let command = s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) else { return [] }
+        if command == .pushToTalk { return space(&s, k, now: now) }
+        guard k.kind != .release else { return [] }
+        return run(&s, command, now: now)
+    }
+
+    static func handleOverlayKey(_ s: inout AppState, _ overlay: Overlay, _ k: KeyEvent, now: Double) -> [Effect] {
+        switch overlay {
+        case .voiceMenu(var menu):
+            switch menu.handle(k) {
+            case .none, .changed: s.ui.overlay = .voiceMenu(menu)
+            case .close: s.ui.overlay = nil
+            case .choose(let name):
+                s.ui.overlay = nil
+                return chooseVoice(&s, name)
+            }
+        case .help, .message:
+            s.ui.overlay = nil
+        case .confirm(let model):
+            // Ctrl-C in a consent popup refuses it (and every one queued behind it) and quits.
+            if k == .ctrl("c") {
+                s.ui.overlay = nil
+                return quit(&s, now: now)
+            }
+            let answer = model.handle(k)
+            guard answer != .none else { return [] }
+            s.ui.overlay = nil
+            guard !s.confirmations.isEmpty else { return [] }
+            let asked = s.confirmations.removeFirst()
+            if answer == .yes, let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == asked.id }) {
+                s.ui.toolLog.calls[i].state = .running
+                s.toolStarts[asked.id] = now
+            }
+            showNextConfirmation(&s)
+            return [.answerConfirmation(id: asked.id, yes: answer == .yes)]
+        }
+        return []
+    }
+
+    static func run(_ s: inout AppState, _ command: Command, now: Double) -> [Effect] {
+        switch command {
+        case .pushToTalk:
+            return []
+        case .voiceMenu:
+            var fx: [Effect] = []
+            if s.talk.mode == .ptt, s.talk.micIsOpen { fx += stopMic(&s, now: now) }
+            _ = s.talk.gesture.cancel()
+            s.ui.overlay = .voiceMenu(VoiceMenu(voices: Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }, current: s.voice))
+            return fx
+        case .toggleMicMode:
+            let next: Config.Mode = s.talk.mode == .ptt ? .open : .ptt
+            var fx: [Effect] = []
+            if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
+            _ = s.talk.gesture.cancel()
+            s.talk.pendingMode = next
+            fx += system(&s, next == .open
+                ? "switching to open mic: the server will detect speech (m to switch back)…"
+                : "switching to push-to-talk: hold or tap Space to talk…")
+            fx.append(.live(.switchMode(next, duringReply: s.talk.reply != .idle)))
+            return fx
+        case .textInput:
+            s.ui.input = LineEditor()
+            return []
+        case .toolLogFocus:
+            s.ui.toolLog.focused = true
+            s.ui.toolLog.collapsed = false
+            if s.ui.toolLog.selected == nil, !s.ui.toolLog.calls.isEmpty { s.ui.toolLog.selected = s.ui.toolLog.calls.count - 1 }
+            return []
+        case .help:
+            s.ui.overlay = .help
+            return []
+        case .quit:
+            return quit(&s, now: now)
+        case .interruptOrQuit:
+            if s.talk.reply == .responding {
+                s.talk.reply = .discarding
+                if let m = s.modelEntry { s.ui.transcript.update(m) { $0.interrupted = true } }
+                s.ui.status = "reply interrupted — Ctrl-C again to quit"
+                return []
+            }
+            return quit(&s, now: now)
+        case .scrollPageUp: return [.scroll(.pageUp)]
+        case .scrollPageDown: return [.scroll(.pageDown)]
+        case .scrollTop: return [.scroll(.top)]
+        case .scrollBottom: return [.scroll(.bottom)]
+        case .scrollLineUp: return [.scroll(.lines(-1))]
+        case .scrollLineDown: return [.scroll(.lines(1))]
+        case .export:
+            return [.export]
+        case .toggleThoughts:
+            s.ui.transcript.setShowThoughts(!s.ui.transcript.showThoughts)
+            s.ui.status = s.ui.transcript.showThoughts ? "showing the model's thoughts" : "thoughts folded"
+            return []
+        case .retryNow:
+            return s.offline ? [.live(.retryNow)] : []
+        }
+    }
+
+    /// Space: push-to-talk, or mute/unmute in open-mic mode.
+    static func space(_ s: inout AppState, _ k: KeyEvent, now: Double) -> [Effect] {
+        if s.talk.mode == .open {
+            guard k.kind == .press else { return [] }
+            if s.talk.isMuted {
+                s.talk.mic = .closed
+                return openMicIfWanted(&s)
+            }
+            return s.talk.closeMic(now: now, muted: true)
+        }
+        guard let action = s.talk.gesture.handle(k, now: now) else { return [] }
+        return talk(&s, action, now: now)
+    }
+}

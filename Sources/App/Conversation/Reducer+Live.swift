@@ -1,0 +1,172 @@
+import Live
+import ParleyTime
+import TUI
+
+extension Reducer {
+    static func handleLive(_ s: inout AppState, _ e: LiveEvent, now: Double) -> [Effect] {
+        var fx: [Effect] = []
+        switch e {
+        case .connecting(let attempt, let resuming):
+            s.connected = false
+            s.reconnectAt = nil
+            s.ui.header.connection = attempt > 0 ? .offlineRetrying(inSeconds: nil)
+                : resuming || s.sessionStartedAt != nil ? .resuming(inSeconds: nil) : .connecting
+        case .setupComplete(let resumed):
+            fx += connected(&s, resumed: resumed, now: now)
+        case .audio:
+            break
+        case .inputTranscription(let text, let finished):
+            if var typed = s.typedTurn {
+                if typed.absorbEcho(text) {
+                    s.typedTurn = finished ? nil : typed
+                    break
+                }
+                s.typedTurn = nil
+            }
+            if s.talk.reply != .idle, s.talk.mode == .open {
+                fx += finishModelEntry(&s, interrupted: true)
+            }
+            if s.talk.mode == .open {
+                s.lastHeardAt = now
+                s.latency.userStarted()
+            }
+            fx += appendUser(&s, text, finished: finished)
+        case .interimInputTranscription(let text):
+            guard s.typedTurn == nil else { break }
+            if let id = s.userEntry {
+                s.ui.transcript.update(id) { $0.partial = TranscriptText($0.partial + text).text }
+            } else {
+                s.userEntry = s.ui.transcript.append(.user, "")
+                s.ui.transcript.update(s.userEntry ?? -1) { $0.partial = TranscriptText(text).text }
+            }
+        case .thought(let text):
+            if let id = s.thoughtEntry {
+                s.ui.transcript.update(id) { $0.interim += text }
+            } else {
+                let folded = !s.ui.transcript.showThoughts
+                s.thoughtEntry = s.ui.transcript.append(.thought, "", interim: text)
+                s.ui.transcript.update(s.thoughtEntry ?? -1) { $0.folded = folded }
+            }
+        case .interactionStatus(let status):
+            s.ui.header.interactionStatus = status
+        case .modelActivity(let activity):
+            ToolLogActivity.apply(activity, to: &s.ui.toolLog, now: now)
+        case .outputTranscription(let text, let finished):
+            fx += appendModel(&s, text, finished: finished, now: now)
+        case .modelText(let text):
+            fx += appendModel(&s, text, finished: false, now: now)
+        case .generationComplete:
+            break
+        case .turnComplete(let reason):
+            s.thoughtEntry = nil
+            s.ui.header.interactionStatus = nil
+            if let reason, !reason.isEmpty, reason != "TURN_COMPLETE_REASON_UNSPECIFIED" {
+                fx += system(&s, "the model ended its turn: \(reason)")
+            }
+            if var typed = s.typedTurn {
+                // The first turn to complete after a typed turn sent over a reply is that reply's.
+                if typed.afterReply { typed.afterReply = false; s.typedTurn = typed } else { s.typedTurn = nil }
+            }
+            fx += finishUserEntry(&s)
+            fx += finishModelEntry(&s, interrupted: s.talk.reply == .discarding)
+            s.talk.reply = .idle
+            if s.ui.status == "reply interrupted — Ctrl-C again to quit" { s.ui.status = nil }
+        case .interrupted:
+            fx += finishModelEntry(&s, interrupted: true)
+            if s.talk.reply == .responding { s.talk.reply = .idle }
+        case .toolCall(let calls):
+            // A NON_BLOCKING call lets the model talk on; only a blocking one holds the turn open.
+            if s.talk.reply == .idle, calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) {
+                s.talk.reply = .responding
+            }
+            fx += toolCalls(&s, calls, now: now)
+        case .toolCallCancellation(let ids):
+            fx += cancelToolCalls(&s, ids, now: now)
+        case .goAway(let left):
+            s.goAwayDeadline = now + left.inSeconds
+            fx += system(&s, "the server will close this connection in \(ProtobufDuration.format(left)); moving to a new one at the next pause")
+        case .resumptionUpdate(let resumable):
+            if resumable { fx.append(.saveResumeHandle) }
+        case .usage(let u):
+            if let t = u.totalTokenCount { s.tokens += t }
+            s.ui.header.tokens = s.tokens
+            fx.append(.record(.usage(u)))
+        case .connectionClosed:
+            // Open mic keeps streaming: the session holds the audio until the next connection is live.
+            s.connected = false
+        case .reconnecting(let attempt, let delay, let after):
+            s.connected = false
+            s.offline = true
+            s.reconnectAt = now + delay
+            s.ui.header.connection = .offlineRetrying(inSeconds: max(0, Int(delay.rounded(.up))))
+            if attempt == 1, s.sessionStartedAt == nil {
+                fx += system(&s, "cannot reach the Live service (\(after.codeAndReason): \(after.message)) — retrying until it answers (r: now); typed messages wait in a queue", error: true)
+            } else if attempt == 1 {
+                fx += system(&s, "connection lost (\(after.codeAndReason): \(after.message)) — retrying until it is back (r: now); typed messages wait in a queue", error: true)
+            }
+        case .textQueued(let id, let text, let waiting):
+            fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            fx.append(.record(.queued(id: id, text: text)))
+        case .queuedTextSent(let ids):
+            fx += ids.map { .record(.sent(id: $0)) }
+        case .textNotQueued(_, let limit):
+            fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
+        case .turnResent:
+            fx += system(&s, "your last turn had no answer yet: sent again on the new connection")
+        case .replyStalled(let finding, let recovery):
+            fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
+        case .freshSession(let cause):
+            fx += system(&s, AskPrinter.freshSessionLine(cause))
+        case .protocolError(let detail):
+            fx += system(&s, "ignored a malformed message from the server (\(detail))", error: true)
+        case .heldAudioDropped(let bytes):
+            fx += system(&s, "the connection is down: \(bytes / 32) ms of mic audio were not sent; the microphone is paused until it is back", error: true)
+        case .failed(let reason):
+            s.connected = false
+            s.offline = false
+            s.reconnectAt = nil
+            s.ui.header.connection = .failed(reason: reason.reason.isEmpty ? "code \(reason.code)" : reason.reason)
+            if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
+            _ = s.talk.gesture.cancel()
+            fx += system(&s, "disconnected: \(reason.codeAndReason): \(reason.message) — \(reason.hint)", error: true)
+        case .closed:
+            s.connected = false
+        }
+        return fx
+    }
+
+    /// A connection became live: the first, a resumed one, or a new session.
+    static func connected(_ s: inout AppState, resumed: Bool, now: Double) -> [Effect] {
+        var fx: [Effect] = []
+        let first = s.sessionStartedAt == nil
+        s.connected = true
+        s.offline = false
+        s.reconnectAt = nil
+        s.goAwayDeadline = nil
+        s.ui.header.connection = .live
+        if first { s.sessionStartedAt = now }
+        if let voice = s.pendingVoice {
+            s.pendingVoice = nil
+            s.voice = voice
+            s.ui.header.voice = voice
+            fx += system(&s, resumed
+                ? "voice changed to \(voice) — the conversation continues"
+                : "voice changed to \(voice) — new session, seeded with the transcript so far")
+            fx.append(.record(.voice(voice, resumed: resumed)))
+            // A new session: the Live session seeds it with the conversation so far itself.
+        } else if !first {
+            fx += system(&s, resumed
+                ? "reconnected — conversation resumed"
+                : "reconnected — new session, seeded with the transcript so far")
+            fx.append(.record(.reconnect(resumed: resumed)))
+        }
+        if let mode = s.talk.pendingMode {
+            s.talk.pendingMode = nil
+            s.talk.mode = mode
+            s.ui.header.pushToTalk = AppState.pttDisplay(mode: mode, kitty: s.talk.gesture.mode == .kitty)
+            fx += system(&s, mode == .open ? "open mic: just talk; Space mutes" : "push-to-talk: hold or tap Space to talk")
+        }
+        fx += openMicIfWanted(&s)
+        return fx
+    }
+}

@@ -1,0 +1,53 @@
+import Live
+
+/// How each function runs under the chosen model: BLOCKING or NON_BLOCKING (from the setup's declarations and
+/// the model's default), and for NON_BLOCKING calls when the result reaches the model (the tool's own choice,
+/// then `[tools.scheduling]`, then WHEN_IDLE so a result never cuts the model off unasked).
+struct ToolCallPolicy: Sendable, Equatable {
+    var model: LiveModel
+    /// Function name → behaviour, as declared in the setup.
+    var declared: [String: LiveModel.FunctionBehavior]
+    /// Function name → scheduling (the tool's own, overridden by the config).
+    var scheduling: [String: ToolScheduling]
+
+    init(model: LiveModel, setup: Setup, registry: ToolRegistry, configured: [String: ToolScheduling]) {
+        self.model = model
+        var declared: [String: LiveModel.FunctionBehavior] = [:]
+        for d in (setup.tools ?? []).flatMap({ $0.functionDeclarations ?? [] }) {
+            declared[d.name] = model.behavior(of: d.name, in: setup)
+        }
+        self.declared = declared
+        var scheduling: [String: ToolScheduling] = [:]
+        for name in registry.tools.keys { scheduling[name] = registry.scheduling(of: name) }
+        scheduling.merge(configured) { _, config in config }
+        self.scheduling = scheduling
+    }
+
+    /// Synchronous calls everywhere (models without async functions, and tests).
+    static let blocking = ToolCallPolicy(model: LiveModel.traits(of: "gemini-3.1-flash-live-preview"), declared: [:], scheduling: [:])
+
+    private init(model: LiveModel, declared: [String: LiveModel.FunctionBehavior], scheduling: [String: ToolScheduling]) {
+        self.model = model
+        self.declared = declared
+        self.scheduling = scheduling
+    }
+
+    /// `ask` answers in one turn, so its tools run BLOCKING (the result is in the answer) unless the config
+    /// names a behaviour, on models that take one at all.
+    static func oneTurn(_ options: ModelOptions, model: LiveModel, tools: ToolRegistry) -> ModelOptions {
+        guard model.asyncFunctions else { return options }
+        var o = options
+        for name in tools.tools.keys where o.functionBehaviors[name] == nil { o.functionBehaviors[name] = .blocking }
+        return o
+    }
+
+    func behavior(of name: String) -> LiveModel.FunctionBehavior {
+        guard model.asyncFunctions else { return .blocking }
+        return declared[name] ?? model.defaultFunctionBehavior ?? .blocking
+    }
+
+    /// The `scheduling` a response to `name` carries: nil for BLOCKING calls.
+    func responseScheduling(of name: String) -> ToolScheduling? {
+        behavior(of: name) == .nonBlocking ? scheduling[name] ?? .whenIdle : nil
+    }
+}

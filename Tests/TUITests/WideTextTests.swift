@@ -1,0 +1,119 @@
+import XCTest
+
+@testable import TUI
+
+/// Wide (CJK, emoji) and ambiguous-width (`●`, `│`, `…`) text everywhere text is shown or typed: every view keeps
+/// its exact width and the frame's rules stay in their columns.
+final class WideTextTests: XCTestCase {
+    static let samples = [
+        "東京の天気は？ 😀 ありがとう", "●│● ambiguous │ rules ●", "flags 🇯🇵🇫🇷 and ❤️ hearts", "e\u{301}te\u{301} combining",
+        "한국어 텍스트와 中文文本 mixed with English", String(repeating: "長", count: 90), "👩‍👩‍👧 family 👍🏽 thumbs",
+    ]
+
+    func testMiddleElisionKeepsBothEndsAndTheWidth() {
+        let name = "mcp_filesystem_read_multiple_files"
+        let short = name.elidedInMiddle(to: 16)
+        XCTAssertEqual(DisplayWidth.of(short), 16)
+        XCTAssertTrue(short.hasPrefix("mcp_fil"), short)
+        XCTAssertTrue(short.hasSuffix("e_files"), short)
+        XCTAssertTrue(short.contains("…"))
+        XCTAssertEqual("short".elidedInMiddle(to: 16), "short")
+        for width in 1...12 {
+            let wide = "検索ツールとても長い名前です".elidedInMiddle(to: width)
+            XCTAssertLessThanOrEqual(DisplayWidth.of(wide), width, wide)
+            XCTAssertGreaterThanOrEqual(DisplayWidth.of(wide), width - 1, "at most one column lost to a wide character: \(wide)")
+        }
+    }
+
+    func testLongToolNamesInTheSidePaneAreElidedInTheMiddle() {
+        var s = UIState()
+        s.toolLog.calls = [
+            ToolCallEntry(id: "1", name: "mcp_filesystem_read_multiple_files_with_metadata", server: "files",
+                          arguments: #"{"paths":["a","b"]}"#, state: .ok, duration: 0.2),
+            ToolCallEntry(id: "2", name: "ツール_とても長い名前の検索ツール_end", arguments: "{}", state: .running, duration: 1.5),
+        ]
+        let (grid, _) = Fixtures.render(s, rows: 30, columns: 120)
+        let text = grid.text()
+        XCTAssertTrue(text.contains(" mcp_fil…tadata (files)"), "both ends of the name, then its server:\n\(text)")
+        XCTAssertTrue(text.contains(" ツール_とて…ツール_end"), "wide names too:\n\(text)")
+        XCTAssertTrue(text.contains("running"), "the state column survives the long name:\n\(text)")
+        assertRulesIntact(grid, s)
+    }
+
+    func testEveryViewKeepsItsWidthWithWideText() {
+        for width in [20, 33, 40, 61] {
+            var header = HeaderModel(model: "模型-😀-●", voice: "声│●", connection: .failed(reason: "接続できません 😀"),
+                                     pushToTalk: .tapToggle, demo: true)
+            header.sessionAge = 61
+            for line in HeaderView.render(header, width: width) { XCTAssertEqual(line.width, width, "header at \(width): \(line.text)") }
+            for sample in Self.samples {
+                XCTAssertEqual(StatusLineView.render(status: sample, hints: [("?", "ヘルプ")], width: width).width, width)
+                var t = TranscriptModel()
+                t.append(.user, sample)
+                t.append(.model, sample, interim: " 続き●", interrupted: false)
+                let size = Size(rows: 12, columns: width)
+                let lines = TranscriptView.render(t, size: size, layout: TranscriptLayout())
+                // Transcript rows are not padded (the renderer clears the region); they must never overflow.
+                for line in lines { XCTAssertLessThanOrEqual(line.width, width, "transcript at \(width): \(line.text)") }
+                var log = ToolLogModel()
+                log.calls = [ToolCallEntry(id: "1", name: sample, server: "●", arguments: sample, result: sample, state: .error, duration: 2)]
+                log.focused = true
+                log.selected = 0
+                log.expanded = true
+                for line in ToolLogView.render(log, size: Size(rows: 8, columns: width)) {
+                    XCTAssertEqual(line.width, width, "tool log at \(width): \(line.text)")
+                }
+            }
+        }
+    }
+
+    func testTypingAndMovingOverWideCharactersKeepsTheCursorInView() {
+        var e = LineEditor()
+        let typed = "漢字😀●│ and ascii 한국어 " + String(repeating: "長", count: 30)
+        e.insert(typed)
+        for width in [12, 25, 40] {
+            var moving = e
+            // From the end to the start and back, one character at a time.
+            for _ in 0...typed.count + 1 {
+                checkInputLine(moving, width: width)
+                _ = moving.handle(KeyEvent(.left))
+            }
+            for _ in 0...typed.count + 1 {
+                checkInputLine(moving, width: width)
+                _ = moving.handle(KeyEvent(.right))
+            }
+        }
+    }
+
+    func testWholeFramesWithWideTextKeepTheirRules() {
+        var s = Fixtures.state()
+        for sample in Self.samples { s.transcript.append(.model, sample) }
+        s.header.voice = "声●"
+        s.toolLog.calls.append(ToolCallEntry(id: "9", name: Self.samples[0], server: "│", arguments: Self.samples[1], state: .ok, duration: 0.1))
+        s.input = LineEditor()
+        s.input?.insert("入力 😀 ●")
+        for (rows, columns) in [(24, 80), (30, 100), (40, 133)] {
+            let (grid, _) = Fixtures.render(s, rows: rows, columns: columns)
+            assertRulesIntact(grid, s)
+            XCTAssertTrue(grid.text().contains("入力 😀 ●"), grid.text())
+        }
+    }
+
+    /// The input row is exactly `width` columns and shows the cursor cell.
+    func checkInputLine(_ e: LineEditor, width: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let row = InputLineView.render(e, width: width)
+        XCTAssertEqual(row.width, width, "input row: \(row.text)", file: file, line: line)
+        XCTAssertTrue(row.runs.contains { $0.role == .inputCursor }, "cursor \(e.cursor) not shown in \(row.text)", file: file, line: line)
+    }
+
+    /// The side pane's rule is a `│` in its column on every row it spans, whatever the transcript holds.
+    func assertRulesIntact(_ grid: GridScreen, _ s: UIState, file: StaticString = #filePath, line: UInt = #line) {
+        let layout = FrameLayout(size: grid.size, state: s)
+        guard let rule = layout.toolLogRule else { return }
+        for r in rule.row..<(rule.row + rule.rows) {
+            let cell = grid.cells[r][rule.column]
+            XCTAssertEqual(cell.character, "│", "row \(r): \(grid.lines[r])", file: file, line: line)
+            XCTAssertFalse(cell.isContinuation, file: file, line: line)
+        }
+    }
+}

@@ -1,0 +1,394 @@
+"""Side-by-side benchmark: parley against the cookbook client's audio loop, on one local server.
+
+Both clients talk to `parley simulate` through a timestamping WebSocket proxy (this process), with the same
+speech played into the same null sink that both use as their microphone (its monitor) and recorders on the
+sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
+
+    mouth->wire  speech at the mic (a click at its start, seen by a recorder on the mic sink's monitor) ->
+                 the first client audio frame carrying it, at the proxy
+    wire->ear    first reply audio frame forwarded by the proxy -> first audible sample on the speaker sink
+    barge-in     `interrupted` sent by the proxy mid-reply -> the speaker sink falls silent
+    CPU          utime+stime of the client process (all threads) over an idle window and a conversation
+    RSS, threads from /proc/PID/status after the conversation
+
+Run it through scripts/bench-peers.sh, which installs what it needs and starts a private PulseAudio.
+"""
+
+import argparse
+import asyncio
+import base64
+import ctypes
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+import websockets
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+RATE = 48000
+THRESH = 0.02  # -34 dBFS: far above a null sink's digital silence, far below speech and the click
+
+
+# ---------------------------------------------------------------------------------------------- recorders
+
+class _Spec(ctypes.Structure):
+    _fields_ = [("format", ctypes.c_int), ("rate", ctypes.c_uint32), ("channels", ctypes.c_uint8)]
+
+
+class _Attr(ctypes.Structure):
+    _fields_ = [("maxlength", ctypes.c_uint32), ("tlength", ctypes.c_uint32), ("prebuf", ctypes.c_uint32),
+                ("minreq", ctypes.c_uint32), ("fragsize", ctypes.c_uint32)]
+
+
+class Recorder(threading.Thread):
+    """Records a source through pa_simple in 2.5 ms blocks and dates every sample on CLOCK_MONOTONIC,
+    corrected by the stream's reported latency."""
+
+    def __init__(self, device):
+        super().__init__(daemon=True)
+        self.pa = ctypes.CDLL("libpulse-simple.so.0")
+        self.pa.pa_simple_new.restype = ctypes.c_void_p
+        self.pa.pa_simple_get_latency.restype = ctypes.c_uint64
+        self.pa.pa_simple_read.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]
+        self.pa.pa_simple_get_latency.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
+        self.pa.pa_simple_free.argtypes = [ctypes.c_void_p]
+        spec = _Spec(3, RATE, 1)  # PA_SAMPLE_S16LE
+        block = RATE // 400
+        attr = _Attr(0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, block * 2)
+        err = ctypes.c_int(0)
+        self.s = self.pa.pa_simple_new(None, b"bench", 2, device.encode(), b"rec", ctypes.byref(spec), None,
+                                       ctypes.byref(attr), ctypes.byref(err))
+        if not self.s:
+            raise RuntimeError(f"cannot record {device}: pulse error {err.value}")
+        self.block = block
+        self.blocks = []  # (time of the last sample, samples)
+        self.lock = threading.Lock()
+        self.running = True
+
+    def run(self):
+        buf = ctypes.create_string_buffer(self.block * 2)
+        err = ctypes.c_int(0)
+        while self.running:
+            if self.pa.pa_simple_read(self.s, buf, self.block * 2, ctypes.byref(err)) < 0:
+                break
+            now = time.monotonic()
+            latency = self.pa.pa_simple_get_latency(self.s, ctypes.byref(err)) / 1e6
+            samples = np.frombuffer(buf.raw, dtype="<i2").astype(np.float32) / 32768.0
+            with self.lock:
+                self.blocks.append((now - latency, samples))
+
+    def stop(self):
+        self.running = False
+        self.join(1)
+
+    def _series(self, after, before=None):
+        with self.lock:
+            blocks = [b for b in self.blocks if b[0] >= after - 0.1 and (before is None or b[0] <= before + 0.1)]
+        if not blocks:
+            return np.zeros(0), np.zeros(0)
+        times = np.concatenate([t - (np.arange(len(s))[::-1]) / RATE for t, s in blocks])
+        values = np.concatenate([s for _, s in blocks])
+        return times, values
+
+    def first_loud(self, after, before=None):
+        t, v = self._series(after, before)
+        idx = np.nonzero((np.abs(v) > THRESH) & (t >= after))[0]
+        return float(t[idx[0]]) if len(idx) else None
+
+    def silent_from(self, after, hold=0.15):
+        """The time the signal goes quiet after `after` and stays quiet for `hold` seconds."""
+        t, v = self._series(after)
+        loud = np.nonzero((np.abs(v) > THRESH) & (t >= after))[0]
+        if not len(loud):
+            return after
+        times = t[loud]
+        gaps = np.nonzero(np.diff(times) > hold)[0]
+        return float(times[gaps[0]] if len(gaps) else times[-1])
+
+
+# ---------------------------------------------------------------------------------------------- the proxy
+
+class Proxy:
+    """Forwards a client's WebSocket to the simulator and dates the frames that matter."""
+
+    def __init__(self, upstream):
+        self.upstream = upstream
+        self.reset()
+
+    def reset(self):
+        self.connected = asyncio.Event()
+        self.first_speech = None  # first client audio frame louder than THRESH after `speech_armed`
+        self.speech_armed = None
+        self.reply_first = None  # first reply audio frame of the armed turn
+        self.reply_armed = False
+        self.turn_done = asyncio.Event()
+        self.barge_at = None  # send `interrupted` this long after the first reply frame
+        self.barged = None
+
+    async def handle(self, client, path=None):
+        path = path or client.request.path
+        async with websockets.connect(self.upstream + path, max_size=None,
+                                      additional_headers={"x-goog-api-key": "bench"}) as server:
+            async def up():
+                async for msg in client:
+                    if self.speech_armed is not None and self.first_speech is None:
+                        self._look_for_speech(msg)
+                    await server.send(msg)
+
+            async def down():
+                dropping = False
+                async for msg in server:
+                    text = msg.decode() if isinstance(msg, bytes) else msg
+                    m = json.loads(text)
+                    if "setupComplete" in m:
+                        self.connected.set()
+                    content = m.get("serverContent") or {}
+                    has_audio = any("inlineData" in p for p in (content.get("modelTurn") or {}).get("parts", []))
+                    if has_audio and self.reply_armed and self.reply_first is None:
+                        await client.send(msg)
+                        self.reply_first = time.monotonic()
+                        if self.barge_at is not None:
+                            asyncio.get_running_loop().call_later(self.barge_at, lambda: asyncio.ensure_future(self._barge(client)))
+                        continue
+                    if dropping or (self.barged is not None and has_audio):
+                        if content.get("turnComplete"):
+                            dropping = False
+                            self.turn_done.set()
+                        continue
+                    await client.send(msg)
+                    if content.get("turnComplete"):
+                        self.turn_done.set()
+
+            await asyncio.gather(up(), down())
+
+    async def _barge(self, client):
+        self.barged = time.monotonic()
+        await client.send(json.dumps({"serverContent": {"interrupted": True}}))
+
+    def _look_for_speech(self, msg):
+        try:
+            m = json.loads(msg)
+            data = m["realtimeInput"]["audio"]["data"]
+        except (KeyError, TypeError, ValueError):
+            try:
+                data = m["realtime_input"]["audio"]["data"]
+            except Exception:
+                return
+        pcm = np.frombuffer(base64.b64decode(data), dtype="<i2")
+        if len(pcm) and np.max(np.abs(pcm)) / 32768.0 > THRESH:
+            self.first_speech = time.monotonic()
+
+
+# ---------------------------------------------------------------------------------------------- clients
+
+def proc_cpu(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def proc_status(pid):
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            out[k] = v.strip()
+    return int(out["VmRSS"].split()[0]) / 1024, int(out["Threads"])
+
+
+class Parley:
+    name = "parley"
+
+    def __init__(self, binary, port, env, model, mode="open"):
+        self.tmux = ["tmux", "-L", f"bench-{os.getpid()}", "-f", "/dev/null"]
+        self.home = tempfile.mkdtemp(prefix="bench-parley-")
+        e = dict(env, HOME=self.home, XDG_CONFIG_HOME=self.home, XDG_DATA_HOME=self.home, XDG_STATE_HOME=self.home,
+                 GEMINI_API_KEY="bench-key", TERM="tmux-256color", LANG="C.UTF-8")
+        cmd = ["env"] + [f"{k}={v}" for k, v in e.items()] + [
+            binary, "--model", model, "--mode", mode, "--endpoint", f"ws://127.0.0.1:{port}", "--mic", "bench_mic.monitor",
+            "--speaker", "bench_spk"]
+        subprocess.run(self.tmux + ["new-session", "-d", "-s", "b", "-x", "100", "-y", "30", "exec " + " ".join(
+            "'" + c.replace("'", "'\\''") + "'" for c in cmd)], check=True)
+        self.pid = int(subprocess.run(self.tmux + ["display", "-p", "-t", "b", "#{pane_pid}"], capture_output=True,
+                                      text=True, check=True).stdout.strip())
+
+    def stop(self):
+        subprocess.run(self.tmux + ["kill-server"], capture_output=True)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Cookbook:
+    name = "cookbook"
+
+    def __init__(self, python, port, env, model):
+        self.home = tempfile.mkdtemp(prefix="bench-cookbook-")
+        with open(os.path.join(self.home, ".asoundrc"), "w") as f:
+            f.write("pcm.!default { type pulse }\nctl.!default { type pulse }\n")
+        e = dict(env, HOME=self.home, PULSE_SOURCE="bench_mic.monitor", PULSE_SINK="bench_spk")
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.p = subprocess.Popen([python, os.path.join(here, "cookbook_loop.py"), "--base-url", f"http://127.0.0.1:{port}",
+                                   "--model", model],
+                                  env=e, stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.home, "err.log"), "w"))
+        self.pid = self.p.pid
+
+    def stop(self):
+        if self.p.poll() is not None:
+            with open(os.path.join(self.home, "err.log")) as f:
+                print("bench: the cookbook client exited early:\n" + "".join(f.readlines()[-5:]), file=sys.stderr)
+        self.p.terminate()
+        try:
+            self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------- one run
+
+def play(wav):
+    subprocess.run(["paplay", "--device=bench_mic", wav], check=True)
+
+
+async def one_run(client_factory, proxy, mic, spk, speech, args):
+    proxy.reset()
+    client = client_factory()
+    res = {}
+    try:
+        await asyncio.wait_for(proxy.connected.wait(), 20)
+        await asyncio.sleep(3)
+        c0, t0 = proc_cpu(client.pid), time.monotonic()
+        await asyncio.sleep(args.idle_seconds)
+        res["cpu_idle"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
+
+        c0, t0 = proc_cpu(client.pid), time.monotonic()
+        m2w, w2e = [], []
+        for turn in range(args.turns):
+            proxy.turn_done = asyncio.Event()
+            proxy.first_speech, proxy.reply_first, proxy.reply_armed = None, None, True
+            proxy.speech_armed = time.monotonic()
+            armed = time.monotonic()
+            await asyncio.to_thread(play, speech)
+            await asyncio.wait_for(proxy.turn_done.wait(), 30)
+            await asyncio.sleep(1.5)
+            said = mic.first_loud(armed)
+            if said and proxy.first_speech:
+                m2w.append((proxy.first_speech - said) * 1000)
+            if proxy.reply_first:
+                heard = spk.first_loud(proxy.reply_first)
+                if heard:
+                    w2e.append((heard - proxy.reply_first) * 1000)
+        res["cpu_talk"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
+        res["rss"], res["threads"] = proc_status(client.pid)
+
+        # Barge-in: `interrupted` 0.6 s into a reply.
+        proxy.turn_done = asyncio.Event()
+        proxy.reply_first, proxy.reply_armed, proxy.barge_at, proxy.barged = None, True, 0.6, None
+        await asyncio.to_thread(play, speech)
+        await asyncio.wait_for(proxy.turn_done.wait(), 30)
+        await asyncio.sleep(1.5)
+        if proxy.barged:
+            res["barge"] = (spk.silent_from(proxy.barged) - proxy.barged) * 1000
+        proxy.barge_at = None
+        res["m2w"], res["w2e"] = m2w, w2e
+    finally:
+        client.stop()
+        await asyncio.sleep(1)
+    return res
+
+
+async def main_async(args):
+    env = dict(os.environ)
+    proxy = Proxy(f"ws://127.0.0.1:{args.sim_port}")
+    server = await websockets.serve(proxy.handle, "127.0.0.1", 0, max_size=None)
+    port = server.sockets[0].getsockname()[1]
+    mic, spk = Recorder("bench_mic.monitor"), Recorder("bench_spk.monitor")
+    mic.start()
+    spk.start()
+    results = {"parley": [], "cookbook": []}
+    extra = {}
+    try:
+        for r in range(args.rounds):
+            for name in ("parley", "cookbook"):
+                factory = (lambda: Parley(args.parley, port, env, args.model)) if name == "parley" else (lambda: Cookbook(args.python, port, env, args.model))
+                print(f"bench: round {r + 1}/{args.rounds}: {name}", file=sys.stderr, flush=True)
+                results[name].append(await one_run(factory, proxy, mic, spk, args.speech, args))
+        # Push-to-talk idle (parley only: the cookbook has no push-to-talk).
+        proxy.reset()
+        p = Parley(args.parley, port, env, args.model, mode="ptt")
+        try:
+            await asyncio.wait_for(proxy.connected.wait(), 20)
+            await asyncio.sleep(3)
+            c0, t0 = proc_cpu(p.pid), time.monotonic()
+            await asyncio.sleep(args.idle_seconds)
+            extra["ptt_idle"] = (proc_cpu(p.pid) - c0) / (time.monotonic() - t0) * 100
+        finally:
+            p.stop()
+    finally:
+        mic.stop()
+        spk.stop()
+        server.close()
+    report(results, extra)
+
+
+def report(results, extra):
+    def pct(values, q):
+        if not values:
+            return float("nan")
+        return float(np.percentile(values, q))
+
+    def gather(name, key):
+        out = []
+        for r in results[name]:
+            v = r.get(key)
+            if v is None:
+                continue
+            out += v if isinstance(v, list) else [v]
+        return out
+
+    rows = [
+        ("mouth→wire p50 (ms)", lambda n: pct(gather(n, "m2w"), 50)),
+        ("mouth→wire p95 (ms)", lambda n: pct(gather(n, "m2w"), 95)),
+        ("wire→ear p50 (ms)", lambda n: pct(gather(n, "w2e"), 50)),
+        ("barge-in (ms)", lambda n: pct(gather(n, "barge"), 50)),
+        ("CPU idle, mic streaming (%)", lambda n: pct(gather(n, "cpu_idle"), 50)),
+        ("CPU conversation (%)", lambda n: pct(gather(n, "cpu_talk"), 50)),
+        ("RSS (MB)", lambda n: pct(gather(n, "rss"), 50)),
+        ("threads", lambda n: pct(gather(n, "threads"), 50)),
+    ]
+    print(f"{'figure':32} {'parley':>10} {'cookbook':>10} {'ratio':>7}  ahead")
+    ahead = 0
+    for label, f in rows:
+        a, b = f("parley"), f("cookbook")
+        ratio = a / b if b and b == b and a == a else float("nan")
+        win = a < b
+        ahead += win
+        print(f"{label:32} {a:10.2f} {b:10.2f} {ratio:6.2f}×  {'yes' if win else 'NO'}")
+    if "ptt_idle" in extra:
+        print(f"{'CPU push-to-talk idle (%)':32} {extra['ptt_idle']:10.2f} {'—':>10} {'':>7}  {'yes' if extra['ptt_idle'] <= 0.3 else 'NO'} (goal ≤ 0.3)")
+    print(f"parley ahead on {ahead} of {len(rows)} rows")
+    print("samples: " + ", ".join(f"{n}: {len(gather(n, 'm2w'))} m2w, {len(gather(n, 'w2e'))} w2e, {len(gather(n, 'barge'))} barge-in"
+                                  for n in results))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--parley", required=True)
+    p.add_argument("--python", required=True, help="the venv's python with google-genai and PyAudio")
+    p.add_argument("--sim-port", type=int, required=True)
+    p.add_argument("--speech", required=True, help="a 16 kHz WAV starting with a click")
+    p.add_argument("--model", default="gemini-3.8-live")
+    p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--turns", type=int, default=3)
+    p.add_argument("--idle-seconds", type=float, default=15)
+    asyncio.run(main_async(p.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
