@@ -19,11 +19,12 @@ class LiveSessionTestCase: XCTestCase {
         return simulator.url
     }
 
+    /// Tools are BLOCKING (3.8 defaults to NON_BLOCKING, where the model talks on while a tool runs).
     func setup(voice: String = "Puck", manual: Bool = false, tools: [String] = []) -> Setup {
         Setup(
             model: "models/\(LiveModel.defaultID)",
             generationConfig: GenerationConfig(speechConfig: SpeechConfig(voiceName: voice)),
-            tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: $0, parameters: ["type": "object"]) })],
+            tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: $0, parameters: ["type": "object"], behavior: "BLOCKING") })],
             realtimeInputConfig: RealtimeInputConfig(automaticActivityDetection: AutomaticActivityDetection(disabled: manual ? true : nil)),
             inputAudioTranscription: EmptyObject(), outputAudioTranscription: EmptyObject(),
             sessionResumption: SessionResumptionConfig())
