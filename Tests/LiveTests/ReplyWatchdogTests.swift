@@ -3,7 +3,7 @@ import Live
 import LiveSimulator
 import XCTest
 
-final class ReplyWatchdogTests: LiveSessionTestCase {
+final class ReplyWatchdogTests: XCTestCase {
     func pcm(seconds: Double, amplitude: Int16) -> Data {
         let n = Int(seconds * 24_000)
         return (0..<n).map { i in i % 2 == 0 ? amplitude : -amplitude }.withUnsafeBytes { Data($0) }
@@ -43,8 +43,10 @@ final class ReplyWatchdogTests: LiveSessionTestCase {
         XCTAssertEqual(w.replyAudio(pcm(seconds: 0.1, amplitude: 40), now: 2), .audible, "-58 dBFS is sound")
     }
 
-    // MARK: - On loopback
+}
 
+/// The watchdog in a session against the simulator's silent-reply fault.
+final class WatchdogRecoveryTests: LiveSessionTestCase {
     /// Sends a turn and collects until a turn with output completes.
     func answeredTurn(_ s: LiveSession, _ text: String) async -> [LiveEvent] {
         s.sendText(text)
