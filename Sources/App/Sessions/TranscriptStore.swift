@@ -79,6 +79,8 @@ final class TranscriptStore {
                 out += line + "\n\n"
             case "voice":
                 out += "> voice changed to \(r.voice ?? "?")\n\n"
+            case "sent":
+                out += "> the message queued while offline was sent at \(r.time ?? "?")\n\n"
             default:
                 break
             }
