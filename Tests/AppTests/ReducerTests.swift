@@ -262,7 +262,7 @@ final class ReducerTests: XCTestCase {
         let reason = CloseReason(code: 1007, reason: "API key not valid. Please pass a valid API key.")
         let fx = on(.live(.failed(reason)))
         XCTAssertEqual(talkEffects(fx), stop)
-        XCTAssertEqual(s.ui.header.connection, .failed(reason: "API key not valid. Please pass a valid API key."))
+        XCTAssertEqual(s.ui.header.connection, .failed(reason: "code 1007 \"API key not valid. Please pass a valid API key.\""))
         XCTAssertTrue(lines.last?.1.contains("1007") == true)
         XCTAssertTrue(lines.last?.1.contains("GEMINI_API_KEY") == true)
     }

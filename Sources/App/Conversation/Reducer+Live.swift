@@ -125,7 +125,7 @@ extension Reducer {
             s.connected = false
             s.offline = false
             s.reconnectAt = nil
-            s.ui.header.connection = .failed(reason: reason.reason.isEmpty ? "code \(reason.code)" : reason.reason)
+            s.ui.header.connection = .failed(reason: reason.codeAndReason)
             if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
             _ = s.talk.gesture.cancel()
             fx += system(&s, "disconnected: \(reason.codeAndReason): \(reason.message) — \(reason.hint)", error: true)
