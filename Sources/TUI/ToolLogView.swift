@@ -46,10 +46,10 @@ public enum ToolLogView {
         let dur = c.duration.map { formatDuration($0) } ?? ""
         let right = " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
-        left.append(c.name, selected ? .selection : .toolName)
-        if let s = c.server { left.append(" (\(s))", .dim) }
+        left.append(TerminalText.sanitized(c.name, .singleLine), selected ? .selection : .toolName)
+        if let s = c.server { left.append(" (\(TerminalText.sanitized(s, .singleLine)))", .dim) }
         left.append(" ")
-        left.append(c.arguments, .toolArgs)
+        left.append(TerminalText.sanitized(c.arguments, .singleLine), .toolArgs)
         let leftW = max(0, w - DisplayWidth.of(right))
         var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
         line.append(" ")
@@ -63,9 +63,9 @@ public enum ToolLogView {
     }
 
     static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {
-        var lines = WordWrap.wrap([StyledRun(c.arguments, .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
+        var lines = WordWrap.wrap([StyledRun(TerminalText.sanitized(c.arguments), .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
         if let r = c.result {
-            lines += WordWrap.wrap([StyledRun(r, c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
+            lines += WordWrap.wrap([StyledRun(TerminalText.sanitized(r), c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
         }
         return lines
     }

@@ -285,6 +285,20 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.toolLog.calls[1].state, .denied)
     }
 
+    func testCtrlCInAPopupDeniesEveryWaitingCallAndQuits() {
+        live()
+        let calls = (1...1000).map { FunctionCall(id: "s\($0)", name: "run_shell_command", args: ["command": .string("echo \($0)")]) }
+        on(.live(.toolCall(calls)))
+        for c in calls { on(.confirmTool(id: c.id, name: c.name, detail: "echo")) }
+        guard case .confirm(let shown)? = s.ui.overlay else { return XCTFail("no popup") }
+        XCTAssertEqual(shown.queued, 999)
+        let fx = key(.ctrl("c"))
+        XCTAssertEqual(fx.filter { if case .answerConfirmation(_, false) = $0 { true } else { false } }.count, 1000)
+        XCTAssertTrue(fx.contains(.quit))
+        XCTAssertTrue(s.quitting)
+        XCTAssertNil(s.ui.overlay)
+    }
+
     func testACancelledCallTakesItsPopupAway() {
         live()
         on(.live(.toolCall([FunctionCall(id: "s1", name: "run_shell_command", args: ["command": "sleep 100"])])))

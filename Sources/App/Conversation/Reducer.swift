@@ -77,9 +77,17 @@ enum Reducer {
                 }
             case .help, .message:
                 s.ui.overlay = nil
-            case .confirm(let model):
-                let answer = model.handle(k)
-                guard answer != .none else { return [] }
+            case .confirm(var model):
+                let answer = model.handle(k, screen: s.ui.screen)
+                if answer == .quit {
+                    // Ctrl-C: no to every waiting call, then quit; a thousand popups must not stand in the way.
+                    s.ui.overlay = nil
+                    let denied = s.confirmations.map { Effect.answerConfirmation(id: $0.id, yes: false) }
+                    s.confirmations.removeAll()
+                    return denied + reduce(&s, .quitRequested, now: now)
+                }
+                if answer == .changed { s.ui.overlay = .confirm(model) }
+                guard answer == .yes || answer == .no else { return [] }
                 s.ui.overlay = nil
                 guard !s.confirmations.isEmpty else { return [] }
                 let asked = s.confirmations.removeFirst()
@@ -352,9 +360,15 @@ enum Reducer {
 
     /// Shows the first waiting confirmation unless another popup is up.
     static func showNextConfirmation(_ s: inout AppState) {
+        if case .confirm(var shown)? = s.ui.overlay {
+            shown.queued = max(0, s.confirmations.count - 1)
+            s.ui.overlay = .confirm(shown)
+            return
+        }
         guard s.ui.overlay == nil, let next = s.confirmations.first else { return }
         s.ui.overlay = .confirm(ConfirmModel(
-            title: "Gemini wants to run \(next.name)", question: "Run this? y = yes, n or Enter = no", detail: next.detail))
+            title: "Gemini wants to run \(next.name)", question: "Run this? y = yes, n or Enter = no", detail: next.detail,
+            queued: s.confirmations.count - 1))
     }
 
     static func appendUser(_ s: inout AppState, _ text: String, finished: Bool) -> [Effect] {

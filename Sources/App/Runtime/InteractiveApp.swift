@@ -95,6 +95,7 @@ final class InteractiveApp {
 
         var state = AppState(config: config, demo: demo, audioAvailable: audio.unavailable == nil, kitty: false)
         state.keyMap = keyMap.map
+        state.ui.screen = terminal.screen.size
         if let why = audio.unavailable {
             state.ui.banner = noAudio ? "text only (--no-audio): Tab to type" : "no sound — text only: Tab to type (details below)"
             if !noAudio { state.ui.transcript.append(.error, why) }
@@ -198,7 +199,7 @@ final class InteractiveApp {
             // Apply.
             let signals = terminal.takeSignals()
             if signals.contains(.resize) {
-                terminal.handleResize()
+                state.ui.screen = terminal.handleResize()
                 renderer.invalidate()
                 drawn = UIState()
             }
