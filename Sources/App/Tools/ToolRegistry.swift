@@ -27,6 +27,8 @@ struct ToolDefinition: Sendable {
 /// The tools parley declares in `setup` and runs when the model calls them.
 struct ToolRegistry: Sendable {
     private(set) var tools: [String: ToolDefinition] = [:]
+    /// Seconds any call may take before it is stopped and answered with an error (`[tools] call_timeout`).
+    var callTimeout: Double = 60
 
     mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
 
@@ -51,7 +53,8 @@ struct ToolRegistry: Sendable {
                         return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("unknown tool \(call.name)")]))
                     }
                     do {
-                        return (i, FunctionResponse(id: call.id, name: call.name, response: try await tool.run(call.args)))
+                        let response = try await withTimeout(callTimeout, what: call.name) { try await tool.run(call.args) }
+                        return (i, FunctionResponse(id: call.id, name: call.name, response: response))
                     } catch {
                         return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("\(error)")]))
                     }
@@ -66,11 +69,12 @@ struct ToolRegistry: Sendable {
     /// The built-in tools the configuration enables.
     static func builtIn(_ settings: Config.ToolSettings) -> ToolRegistry {
         var r = ToolRegistry()
+        r.callTimeout = Double(settings.callTimeout)
         if settings.currentTime { r.register(.currentTime) }
         let files = FileTools(allowed: settings.allowedDirectories)
         if settings.readFile { r.register(.readFile(files)) }
         if settings.listDirectory { r.register(.listDirectory(files)) }
-        if settings.shell { r.register(.shell(ShellTool())) }
+        if settings.shell { r.register(.shell(ShellTool(environment: ToolEnvironment.clean(passing: settings.passEnv)))) }
         return r
     }
 }
