@@ -6,6 +6,7 @@ import Glibc
 import Synchronization
 import Live
 import Logging
+import TUI
 
 /// One turn without the TUI.
 struct Ask: AsyncParsableCommand {
@@ -32,7 +33,7 @@ struct Ask: AsyncParsableCommand {
     @Flag(name: .customLong("allow-shell"), help: "Let the model run shell commands (with tools.run_shell_command on); denied otherwise, since no one is there to confirm.")
     var allowShell = false
 
-    @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"), transform: Seconds.parse)
     var timeout: Double = 120
 
     @OptionGroup var common: CommonOptions
@@ -45,11 +46,12 @@ struct Ask: AsyncParsableCommand {
 
     func run() async throws {
         let config = try report { try common.resolve() }
+        if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
         let credential = try report { try config.credential() }
         let speech = try report { try audio.map(AskAudio.loadQuestion) }
         var registry = ToolRegistry.builtIn(config.tools)
         let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
-        for p in problems { StandardStream.write("parley: \(p)\n", to: 2) }
+        for p in problems { StandardStream.write("parley: \(TerminalText.sanitized(p))\n", to: 2) }
         let tools = registry
         var policy = ConnectionMachine.Policy()
         policy.reconnects = false
@@ -90,7 +92,7 @@ struct Ask: AsyncParsableCommand {
             case .toolCall(let calls):
                 let allowShell = self.allowShell
                 runner.run(calls, confirm: { call, text in
-                    if !allowShell { StandardStream.write("parley: denied \(call.name): \(text) (pass --allow-shell to allow it)\n", to: 2) }
+                    if !allowShell { StandardStream.write(TerminalText.sanitized("parley: denied \(call.name): \(text) (pass --allow-shell to allow it)\n"), to: 2) }
                     return allowShell
                 }, finished: { _, _ in }, respond: { [json] answers in
                     AskPrinter.toolAnswers(answers, json: json)
@@ -201,8 +203,8 @@ final class AskPrinter {
         section = nil
     }
 
-    private func emit(_ s: String) { StandardStream.write(s, to: 1) }
-    private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
+    private func emit(_ s: String) { StandardStream.write(json ? s : TerminalText.sanitized(s), to: 1) }
+    private func emitError(_ s: String) { StandardStream.write("parley: \(TerminalText.sanitized(s))\n", to: 2) }
 
     static func quote(_ s: String) -> String { JSONValue.string(s).compactText }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import TUI
 
 /// Saves a session as it goes, one JSON object per line, flushed after each record so a crash loses nothing.
 final class TranscriptStore {
@@ -58,9 +59,11 @@ final class TranscriptStore {
     }
 
     /// A saved session as Markdown.
+    /// Every stored text passes `TerminalText` (a transcript holds what the server and tools sent).
     static func markdown(_ records: [TranscriptRecord], title: String) -> String {
-        var out = "# \(title)\n\n"
-        for r in records {
+        var out = "# \(TerminalText.sanitized(title, .singleLine))\n\n"
+        for stored in records {
+            let r = stored.sanitized
             switch r.kind {
             case "session":
                 out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
@@ -86,5 +89,22 @@ final class TranscriptStore {
         let total = records.compactMap { $0.usage?.totalTokenCount }.reduce(0, +)
         if total > 0 { out += "---\n\n\(total) tokens in all.\n" }
         return out
+    }
+}
+
+extension TranscriptRecord {
+    /// The record with every text field's control characters made visible (see `TerminalText`).
+    var sanitized: TranscriptRecord {
+        var r = self
+        func clean(_ s: String?) -> String? { s.map { TerminalText.sanitized($0) } }
+        r.text = clean(text)
+        r.model = clean(model)
+        r.voice = clean(voice)
+        r.time = clean(time)
+        r.toolName = clean(toolName)
+        r.arguments = clean(arguments)
+        r.result = clean(result)
+        r.state = clean(state)
+        return r
     }
 }
