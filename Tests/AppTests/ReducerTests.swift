@@ -112,7 +112,8 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .user }.count, 1)
         key(KeyEvent(.escape))
         XCTAssertNil(s.ui.input)
-        XCTAssertEqual(key(.char("q")), [.quit], "q quits once the input line is closed")
+        XCTAssertEqual(key(.char("q")), [.record(.line(speaker: "model", text: "hi", interrupted: true)), .quit],
+                       "q quits once the input line is closed, saving the reply in progress")
     }
 
     func testLatencyIsEndOfSpeechToFirstReplyAudio() {
@@ -131,7 +132,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(key(.ctrl("c")), [.interruptPlayback])
         XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
         XCTAssertFalse(s.quitting)
-        XCTAssertEqual(key(.ctrl("c")), [.quit])
+        XCTAssertEqual(key(.ctrl("c")), [.record(.line(speaker: "model", text: "a long answer", interrupted: true)), .quit])
         XCTAssertTrue(s.quitting)
     }
 
@@ -283,6 +284,14 @@ final class ReducerTests: XCTestCase {
         XCTAssertNil(s.ui.overlay)
         on(.toolFinished(id: "s2", outcome: .denied, result: "declined"))
         XCTAssertEqual(s.ui.toolLog.calls[1].state, .denied)
+    }
+
+    func testAReplyInProgressIsSavedWhenTheUserQuits() {
+        live()
+        on(.live(.outputTranscription("Half a rep", finished: false)))
+        let fx = on(.quitRequested)
+        XCTAssertEqual(fx.first, .record(.line(speaker: "model", text: "Half a rep", interrupted: true)))
+        XCTAssertEqual(fx.last, .quit)
     }
 
     func testCtrlCInAPopupDeniesEveryWaitingCallAndQuits() {

@@ -37,6 +37,9 @@ enum Reducer {
         case .quitRequested:
             s.quitting = true
             if s.micOpen { fx += stopMic(&s) }
+            // What is on screen is saved: a reply cut short by quitting is recorded, marked interrupted.
+            fx += finishUserEntry(&s)
+            fx += finishModelEntry(&s, interrupted: true)
             fx.append(.quit)
         }
         refreshHeader(&s, now: now)

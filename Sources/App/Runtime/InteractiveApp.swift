@@ -70,12 +70,16 @@ final class InteractiveApp {
         if let resume { session.restoreHandle(resume.handle, age: resumeAge) }
 
         let store: TranscriptStore?
+        var launchProblems: [String] = []
         do {
             store = try TranscriptStore(directory: config.transcriptDir ?? paths.transcripts)
         } catch {
             store = nil
             logger.error("transcripts will not be saved: \(error)")
+            launchProblems.append("this conversation will not be saved: \(error)")
         }
+        if let why = Paths.unwritable(paths.stateHome) { launchProblems.append("\(why): the log, the voice and --resume will not be kept") }
+        store?.onFailure = { [events] in events.post(.audioNotice($0)) }
         store?.append(.session(model: config.model, voice: config.voice))
 
         let terminal: Terminal
@@ -104,6 +108,7 @@ final class InteractiveApp {
         if let error = themeResult.error { state.ui.transcript.append(.error, "\(error) — using the default theme") }
         if let problem = keyMap.problem { state.ui.transcript.append(.error, problem) }
         for problem in mcpProblems { state.ui.transcript.append(.error, problem) }
+        for problem in launchProblems { state.ui.transcript.append(.error, problem) }
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
         if let resume {
             Self.showEarlier(resume.transcript, in: &state.ui.transcript)
@@ -245,7 +250,9 @@ final class InteractiveApp {
         audio.close()
         await mcp.stop()
         try? await simulator?.stop()
-        return 0
+        store?.close()
+        // A transcript that could not be saved whole is a failed run (EX_IOERR).
+        return store?.failure == nil ? 0 : 74
     }
 
     /// Seconds since this process started, from /proc (10 ms resolution).
