@@ -209,12 +209,25 @@ final class InteractiveApp {
                 drawn = UIState()
             }
             if !signals.isDisjoint(with: [.interrupt, .terminate, .hangup]) { apply(.quitRequested) }
+            if signals.contains(.suspend) || signals.contains(.resumed) {
+                // kill -TSTP: the terminal is given back before stopping. SIGCONT (after a SIGSTOP): taken again.
+                if signals.contains(.suspend) {
+                    apply(.suspending)
+                    terminal.suspend()
+                } else {
+                    terminal.retake()
+                }
+                state.ui.screen = terminal.screen.size
+                renderer.invalidate()
+                drawn = UIState()
+            }
             if fds[0].revents != 0 {
                 for input in terminal.readInput(now: now) {
                     if input == .key(.ctrl("z")) {
                         // Ctrl-Z: the mic stays closed while stopped; the shell gets its terminal back.
                         apply(.suspending)
                         terminal.suspend()
+                        state.ui.screen = terminal.screen.size
                         renderer.invalidate()
                         drawn = UIState()
                         continue
