@@ -52,10 +52,11 @@ final class JobControlTests: XCTestCase {
         return stat[stat.index(close, offsetBy: 2)...].first
     }
 
-    func testSIGTSTPFromOutsideGivesTheTerminalBackAndFgRepaints() throws {
+    /// Stops parley with `stop`, checks the terminal is the shell's, then `fg` and checks it is parley's again.
+    func stopAndResume(_ stop: (Tmux, pid_t) throws -> Void) throws {
         let (tmux, pid) = try startParley()
         defer { tmux.close() }
-        kill(pid, SIGTSTP)
+        try stop(tmux, pid)
         try waitFor("parley to stop") { Self.state(pid) == "T" }
         try waitFor("the normal screen") { try !tmux.alternateScreen() }
         try tmux.type("fg", enter: true)
@@ -64,16 +65,12 @@ final class JobControlTests: XCTestCase {
         try quit(tmux, pid)
     }
 
+    func testSIGTSTPFromOutsideGivesTheTerminalBackAndFgRepaints() throws {
+        try stopAndResume { _, pid in kill(pid, SIGTSTP) }
+    }
+
     func testCtrlZStopsAndFgRepaints() throws {
-        let (tmux, pid) = try startParley()
-        defer { tmux.close() }
-        try tmux.keys("C-z")
-        try waitFor("parley to stop") { Self.state(pid) == "T" }
-        try waitFor("the normal screen") { try !tmux.alternateScreen() }
-        try tmux.type("fg", enter: true)
-        try waitFor("the alternate screen again") { try tmux.alternateScreen() }
-        try tmux.wait(for: "DEMO")
-        try quit(tmux, pid)
+        try stopAndResume { tmux, _ in try tmux.keys("C-z") }
     }
 
     func testSIGQUITRestoresTheTerminalWithoutABacktrace() throws {
