@@ -47,7 +47,7 @@ final class InteractiveApp {
         var endpoint = config.endpoint
         var credential: Credential
         if demo {
-            let sim = LiveSimulator(options: SimulatorOptions(resumptionUpdateAfterSetup: true), logger: logger)
+            let sim = LiveSimulator(options: try DemoSimulator.options(), logger: logger)
             _ = try await sim.start()
             simulator = sim
             endpoint = sim.url
