@@ -87,6 +87,17 @@ final class ToolSafetyTests: XCTestCase {
         await servers.stop()
     }
 
+    /// Item 2: cancelling (quitting) ends a call to a stuck server at once, not at its time limit.
+    func testCancellingACallToAStuckServerAnswersAtOnce() async throws {
+        let (servers, registry) = await startRough(callTimeout: 600)
+        let call = Task { await registry.answer([FunctionCall(id: "1", name: "hang")]).first }
+        try await Task.sleep(for: .milliseconds(300))
+        call.cancel()
+        let answer = await call.value
+        XCTAssertTrue(answer?.response["error"]?.stringValue?.contains("Cancellation") == true, "\(String(describing: answer))")
+        await servers.stop()
+    }
+
     /// Item 7: a server that dies mid-call answers the call with an error (long before the time limit).
     func testAServerDyingMidCallAnswersWithAnError() async throws {
         let (servers, registry) = await startRough(callTimeout: 600)

@@ -211,7 +211,7 @@ func withTimeout<T: Sendable>(
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let once = Once()
-    let running = Mutex<Task<Void, Never>?>(nil)
+    let running = Mutex<(work: Task<Void, Never>, answer: CheckedContinuation<T, any Error>)?>(nil)
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
             let work = Task {
@@ -222,8 +222,11 @@ func withTimeout<T: Sendable>(
                     if once.claim() { c.resume(throwing: error) }
                 }
             }
-            running.withLock { $0 = work }
-            if Task.isCancelled { work.cancel() }
+            running.withLock { $0 = (work, c) }
+            if Task.isCancelled {
+                work.cancel()
+                if once.claim() { c.resume(throwing: CancellationError()) }
+            }
             Task {
                 let deadline = ContinuousClock.now + .milliseconds(Int64(min(seconds, 1e9) * 1000))
                 var reason: any Error = TimedOut(what: what, seconds: seconds)
@@ -242,7 +245,10 @@ func withTimeout<T: Sendable>(
             }
         }
     } onCancel: {
-        running.withLock { $0 }?.cancel()
+        // Answer at once: a body that ignores cancellation (a call to a stuck server) must not hold the caller.
+        guard let (work, answer) = running.withLock({ $0 }) else { return }
+        work.cancel()
+        if once.claim() { answer.resume(throwing: CancellationError()) }
     }
 }
 
