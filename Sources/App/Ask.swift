@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Live
 import Logging
+import TUI
 
 /// One turn without the TUI.
 struct Ask: AsyncParsableCommand {
@@ -36,7 +37,7 @@ struct Ask: AsyncParsableCommand {
     @Flag(help: "Also print the model's thoughts (native-audio models send them as text; hidden by default).")
     var thoughts = false
 
-    @Option(help: ArgumentHelp("Give up after this many seconds, outages included (exit 75).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up after this many seconds, outages included (exit 75).", valueName: "seconds"), transform: Seconds.parse)
     var timeout: Double = 120
 
     @OptionGroup var common: CommonOptions
@@ -49,11 +50,12 @@ struct Ask: AsyncParsableCommand {
 
     func run() async throws {
         let config = try report { try common.resolve() }
+        if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
         let credential = try report { try config.credential() }
         let speech = try report { try audio.map(AskAudio.loadQuestion) }
         var registry = ToolRegistry.builtIn(config.tools)
         let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
-        for p in problems { StandardStream.write("parley: \(p)\n", to: 2) }
+        for p in problems { StandardStream.write("parley: \(TerminalText.sanitized(p))\n", to: 2) }
         let tools = registry
         let replyAudio = ReplyAudio()
         var oneTurn = config
@@ -96,7 +98,7 @@ struct Ask: AsyncParsableCommand {
             case .toolCall(let calls):
                 let allowShell = self.allowShell
                 runner.run(calls, confirm: { call, text in
-                    if !allowShell { StandardStream.write("parley: denied \(call.name): \(text) (pass --allow-shell to allow it)\n", to: 2) }
+                    if !allowShell { StandardStream.write(TerminalText.sanitized("parley: denied \(call.name): \(text) (pass --allow-shell to allow it)\n"), to: 2) }
                     return allowShell
                 }, finished: { _, _ in }, respond: { [json] answers in
                     AskPrinter.toolAnswers(answers, json: json)

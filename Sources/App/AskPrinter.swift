@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import TUI
 
 /// Prints ask's events as transcripts or JSON lines.
 final class AskPrinter {
@@ -109,8 +110,8 @@ final class AskPrinter {
         section = nil
     }
 
-    private func emit(_ s: String) { StandardStream.write(s, to: 1) }
-    private func emitError(_ s: String) { StandardStream.write("parley: \(s)\n", to: 2) }
+    private func emit(_ s: String) { StandardStream.write(json ? s : TerminalText.sanitized(s), to: 1) }
+    private func emitError(_ s: String) { StandardStream.write("parley: \(TerminalText.sanitized(s))\n", to: 2) }
 
 
     static func jsonLine(_ event: LiveEvent) -> String? {

@@ -45,6 +45,12 @@ struct Config: Sendable, Equatable {
         var allowedDirectories: [String] = []
         /// `[tools.scheduling]`: when a NON_BLOCKING tool's result reaches the model, by tool name.
         var scheduling: [String: ToolScheduling] = [:]
+        /// Secret-looking environment variables tools may still see (see `ToolEnvironment`).
+        var passEnv: [String] = []
+        /// Seconds a tool call may take before it is answered with an error (`call_timeout`).
+        var callTimeout = 60
+        /// Seconds an MCP server may take to start (`mcp_start_timeout`); servers start in parallel.
+        var mcpStartTimeout = 10
     }
 
     /// Reads a config file; a missing file is an empty config.
@@ -164,6 +170,17 @@ struct Config: Sendable, Equatable {
                     tools.scheduling[name] = scheduling
                 }
             }
+            if let a = t["pass_env"] {
+                guard let arr = a.array else { throw reader.error("pass_env", "must be a list of variable names", section: "tools") }
+                tools.passEnv = arr.compactMap { $0.string }
+            }
+            if let v = try reader.int(t, "call_timeout", section: "tools", range: 1...86_400) { tools.callTimeout = v }
+            if let v = try reader.int(t, "mcp_start_timeout", section: "tools", range: 1...600) { tools.mcpStartTimeout = v }
+        }
+        for i in mcp.indices {
+            mcp[i].passEnv = tools.passEnv
+            mcp[i].startTimeout = Double(tools.mcpStartTimeout)
+            mcp[i].callTimeout = Double(tools.callTimeout)
         }
     }
 
@@ -205,6 +222,9 @@ struct Config: Sendable, Equatable {
             lines.append("\n[tools.scheduling]")
             for (k, v) in tools.scheduling.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v.rawValue.lowercased()))") }
         }
+        lines.append("call_timeout = \(tools.callTimeout)")
+        lines.append("mcp_start_timeout = \(tools.mcpStartTimeout)")
+        if !tools.passEnv.isEmpty { lines.append("pass_env = [\(tools.passEnv.map(q).joined(separator: ", "))]") }
         for server in mcp {
             lines.append("\n[[mcp]]")
             lines.append("name = \(q(server.name))")

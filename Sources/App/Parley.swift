@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Live
 import ParleyTime
+import TUI
 
 @main
 struct Parley: AsyncParsableCommand {
@@ -66,7 +67,7 @@ func report<T>(_ body: () throws -> T) throws -> T {
 }
 
 func report(_ error: ParleyError) -> ExitCode {
-    StandardStream.write("parley: \(error)\n", to: 2)
+    StandardStream.write("parley: \(TerminalText.sanitized(error.description))\n", to: 2)
     return ExitCode(error.exitCode)
 }
 

@@ -29,6 +29,12 @@ struct Paths: Sendable {
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
+    /// Why parley cannot write in `directory` (creating it if needed), or nil when it can.
+    static func unwritable(_ directory: String) -> String? {
+        do { try ensureDirectory(directory) } catch { return "cannot create \(directory) (\(TranscriptStore.reason(error)))" }
+        return access(directory, W_OK) == 0 ? nil : "cannot write in \(directory) (\(String(cString: strerror(errno))))"
+    }
+
     /// Writes a private (0600) file atomically, so a crash never leaves half of it.
     static func writePrivately(_ data: Data, to path: String) {
         try? ensureDirectory((path as NSString).deletingLastPathComponent)

@@ -19,13 +19,13 @@ struct Simulate: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "Require this API key (x-goog-api-key); without it any key is accepted.")
     var apiKey: String?
 
-    @Option(name: .customLong("go-away-after"), help: ArgumentHelp("Send goAway this many seconds after setup, then close.", valueName: "seconds"))
+    @Option(name: .customLong("go-away-after"), help: ArgumentHelp("Send goAway this many seconds after setup, then close.", valueName: "seconds"), transform: Seconds.parse)
     var goAwayAfter: Double?
 
-    @Option(name: .customLong("go-away-time-left"), help: ArgumentHelp("The timeLeft announced by goAway.", valueName: "seconds"))
+    @Option(name: .customLong("go-away-time-left"), help: ArgumentHelp("The timeLeft announced by goAway.", valueName: "seconds"), transform: Seconds.parse)
     var goAwayTimeLeft: Double = 2
 
-    @Option(name: .customLong("drop-after"), help: ArgumentHelp("Drop the TCP connection this many seconds after setup.", valueName: "seconds"))
+    @Option(name: .customLong("drop-after"), help: ArgumentHelp("Drop the TCP connection this many seconds after setup.", valueName: "seconds"), transform: Seconds.parse)
     var dropAfter: Double?
 
     @Flag(name: .customLong("malformed-frame"), help: "Send one malformed frame after setup.")
@@ -61,7 +61,7 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .customLong("every-connection"), help: "Inject the faults on every connection, not just the first.")
     var everyConnection = false
 
-    @Option(name: .customLong("reply-delay"), help: ArgumentHelp("Wait this long before answering.", valueName: "seconds"))
+    @Option(name: .customLong("reply-delay"), help: ArgumentHelp("Wait this long before answering.", valueName: "seconds"), transform: Seconds.parse)
     var replyDelay: Double = 0.15
 
     @Option(help: ArgumentHelp("What the simulator hears in audio turns (repeat for several turns).", valueName: "text"))
@@ -84,9 +84,9 @@ struct Simulate: AsyncParsableCommand {
     var options: SimulatorOptions {
         var o = SimulatorOptions()
         o.apiKey = apiKey
-        o.goAwayAfter = goAwayAfter.map { .milliseconds(Int64($0 * 1000)) }
-        o.goAwayTimeLeft = .milliseconds(Int64(goAwayTimeLeft * 1000))
-        o.dropAfter = dropAfter.map { .milliseconds(Int64($0 * 1000)) }
+        o.goAwayAfter = goAwayAfter.map { .milliseconds(Seconds.milliseconds($0)) }
+        o.goAwayTimeLeft = .milliseconds(Seconds.milliseconds(goAwayTimeLeft))
+        o.dropAfter = dropAfter.map { .milliseconds(Seconds.milliseconds($0)) }
         o.malformedFrameAfterSetup = malformedFrame
         if let closeCode {
             let reason = CloseReason(code: closeCode, reason: closeReason)
@@ -103,7 +103,7 @@ struct Simulate: AsyncParsableCommand {
                         downAccepts ? .closeImmediately : .refuseConnections)
         }
         o.faultScope = everyConnection ? .everyConnection : .firstConnection
-        o.replyDelay = .milliseconds(Int64(replyDelay * 1000))
+        o.replyDelay = .milliseconds(Seconds.milliseconds(replyDelay))
         if !transcript.isEmpty { o.audioTranscripts = transcript }
         o.sendTextFrames = textFrames
         return o

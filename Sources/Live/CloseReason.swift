@@ -33,10 +33,17 @@ public struct CloseReason: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "closed with \(codeAndReason): \(message) — \(hint)" }
 
-    /// Control characters (a hostile or broken server could send escape sequences) become spaces.
+    /// Control characters (a hostile or broken server could send escape sequences) are shown, not obeyed:
+    /// C0 and DEL as their Control Pictures (`␛`, `␇`), as TUI's `TerminalText` shows them; C1 and format
+    /// characters (bidi overrides) as U+FFFD. The reason then prints safely anywhere, even before the TUI.
     static func sanitised(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { s -> Unicode.Scalar in
+            guard isControl(s) else { return s }
+            if s.value < 0x20 { return Unicode.Scalar(0x2400 + s.value) ?? "\u{FFFD}" }
+            if s.value == 0x7F { return "\u{2421}" }
+            return "\u{FFFD}"
+        }))
     }
 
     private static func isControl(_ s: Unicode.Scalar) -> Bool {

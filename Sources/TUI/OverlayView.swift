@@ -5,17 +5,45 @@ public enum OverlayView {
         switch o {
         case .voiceMenu(let m): return voiceMenu(m, screen: screen)
         case .help: return box(title: "Keys", body: help(keyMap), screen: screen, footer: "any key closes")
-        case .confirm(let c):
-            var body = [StyledLine(c.question, .menu)]
-            if let d = c.detail { body.append(StyledLine()); body += wrapBody(d, role: .title, screen: screen) }
-            body.append(StyledLine())
-            var answer = StyledLine("y", .menuCurrent); answer.append(" yes    ", .menu)
-            answer.append("N", .menuCurrent); answer.append(" no (default)", .menu)
-            body.append(answer)
-            return box(title: c.title, body: body, screen: screen, footer: nil)
+        case .confirm(let c): return confirm(c, screen: screen)
         case .message(let title, let text):
-            return box(title: title, body: wrapBody(text, role: .menu, screen: screen), screen: screen, footer: "any key closes")
+            return box(title: title, body: wrapBody(TerminalText.sanitized(text), role: .menu, screen: screen), screen: screen, footer: "any key closes")
         }
+    }
+
+    /// The question, the detail (whole, or a scrolling window with markers saying how much is above and
+    /// below), and the answers; `y` is shown as unavailable until the end has been seen.
+    static func confirm(_ c: ConfirmModel, screen: Size) -> (Rect, [StyledLine]) {
+        let layout = c.layout(screen: screen)
+        var body = [StyledLine(c.question, .menu)]
+        if c.detail != nil {
+            body.append(StyledLine())
+            if layout.fits {
+                body += layout.rows
+            } else {
+                let top = min(c.scroll, max(0, layout.rows.count - layout.viewport))
+                let below = layout.rows.count - top - layout.viewport
+                body.append(top > 0 ? StyledLine("↑ \(top) more line\(top == 1 ? "" : "s") above", .menuDim) : StyledLine("(top)", .menuDim))
+                body += layout.rows[top..<(top + layout.viewport)]
+                body.append(below > 0
+                    ? StyledLine("… \(below) more line\(below == 1 ? "" : "s") (↓ to read)", .menuCurrent)
+                    : StyledLine("(end)", .menuDim))
+            }
+        }
+        body.append(StyledLine())
+        let canSayYes = layout.fits || c.seenEnd
+        var answer: StyledLine
+        if c.mustReadFirst {
+            answer = StyledLine("read to the end first (↓, PgDn or End), then y", .menuCurrent)
+        } else {
+            answer = StyledLine("y", canSayYes ? .menuCurrent : .menuDim)
+            answer.append(canSayYes ? " yes    " : " yes (after the end)    ", canSayYes ? .menu : .menuDim)
+            answer.append("N", .menuCurrent); answer.append(" no (default)", .menu)
+        }
+        body.append(answer)
+        var footer: String? = layout.fits ? nil : "↑↓ PgUp PgDn Home End scroll · Ctrl-C no to all and quit"
+        if c.queued > 0 { footer = "\(c.queued) more waiting" + (footer.map { " · " + $0 } ?? " · Ctrl-C no to all and quit") }
+        return box(title: TerminalText.sanitized(c.title, .singleLine), body: body, screen: screen, footer: footer)
     }
 
     static func wrapBody(_ text: String, role: Role, screen: Size) -> [StyledLine] {

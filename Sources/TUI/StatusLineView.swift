@@ -4,7 +4,7 @@ public enum StatusLineView {
     public static func render(status: String?, hints: [(String, String)], width: Int) -> StyledLine {
         var line = StyledLine(fill: .statusBar)
         if let s = status, !s.isEmpty {
-            line.append(" " + s.clipped(to: max(1, width / 2)) + " ", .statusBar)
+            line.append(" " + TerminalText.sanitized(s, .singleLine).clipped(to: max(1, width / 2)) + " ", .statusBar)
             line.append("│", .statusBar)
         }
         for (key, label) in hints {

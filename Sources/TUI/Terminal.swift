@@ -161,9 +161,10 @@ public final class Terminal {
         Self.isActive = false
     }
 
-    /// Ctrl-Z for a raw-mode program: gives the terminal back, stops the process (as SIGTSTP would), and takes
-    /// the terminal over again when the shell resumes it (`fg`). Redraw everything afterwards
-    /// (`FrameRenderer.invalidate()` then `render`).
+    /// Ctrl-Z, or SIGTSTP from outside (`.suspend`): gives the terminal back (kitty flags popped, bracketed paste
+    /// off, cursor shown, alternate screen left, tty modes restored), stops the process, and takes the terminal
+    /// over again when the shell resumes it (`fg`). Redraw everything afterwards (`FrameRenderer.invalidate()`
+    /// then `render`).
     public func suspend() {
         guard !stopped else { return }
         var tail = ""
@@ -171,17 +172,34 @@ public final class Terminal {
         if options.bracketedPaste { tail += "\u{1b}[?2004l" }
         curs_set(1)
         endwin()
+        // Said outright as well: endwin() alone left the alternate screen on in tmux.
+        tail += "\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l"
         writeRaw(tail)
         if SignalState.hasSavedTermios { tcsetattr(0, TCSANOW, SignalState.savedTermios) }
         SignalState.active.store(0, ordering: .sequentiallyConsistent)
-        signal(SIGTSTP, SIG_DFL)
-        raise(SIGTSTP)
-        // Resumed.
+        // SIGSTOP, not raise(SIGTSTP): this may run on a Swift worker thread, which blocks SIGTSTP, so a raised
+        // SIGTSTP would stay pending and nothing would happen. The shell sees a stopped job either way.
+        let before = SignalState.continued.load(ordering: .sequentiallyConsistent)
+        kill(getpid(), SIGSTOP)
+        // kill() returns before the stop takes hold: wait for the SIGCONT, or the terminal would be taken
+        // again before the shell gets it.
+        while SignalState.continued.load(ordering: .sequentiallyConsistent) == before { usleep(5_000) }
+        // Resumed; the SIGCONT that woke us also set `.resumed`, which `retake` makes harmless.
+        retake()
+    }
+
+    /// Takes the terminal over again after the process was stopped and continued (raw mode, hidden cursor,
+    /// alternate screen, bracketed paste, kitty flags). Redraw everything afterwards.
+    public func retake() {
+        guard !stopped else { return }
         SignalState.active.store(1, ordering: .sequentiallyConsistent)
-        doupdate()
+        writeRaw("\u{1b}[?1049h")
+        reset_prog_mode()
         raw(); noecho(); nonl()
         curs_set(0)
-        var head = ""
+        clearok(parley_curscr(), true)
+        refresh()
+        var head = "\u{1b}[?25l"
         if options.bracketedPaste { head += "\u{1b}[?2004h" }
         if kittyPushed { head += "\u{1b}[>\(options.kittyFlags)u" }
         writeRaw(head)

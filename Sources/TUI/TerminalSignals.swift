@@ -15,12 +15,19 @@ public struct TerminalSignals: OptionSet, Sendable, Hashable {
     public static let terminate = TerminalSignals(rawValue: 4)
     /// SIGHUP, or stdin closed: the terminal is gone; quit.
     public static let hangup = TerminalSignals(rawValue: 8)
+    /// SIGTSTP from outside (`kill -TSTP`): call `Terminal.suspend()`, which gives the terminal back first.
+    public static let suspend = TerminalSignals(rawValue: 16)
+    /// SIGCONT: the process was stopped and continued (perhaps by SIGSTOP, which cannot be caught): call
+    /// `Terminal.retake()` and redraw everything.
+    public static let resumed = TerminalSignals(rawValue: 32)
 }
 
 /// Process-wide state the signal handlers use. Set up before handlers are installed and only read by them,
 /// so the handlers stay async-signal-safe (atomics, write(2), tcsetattr(3), sigaction(2), raise(3)).
 enum SignalState {
     static let pending = Atomic<UInt32>(0)
+    /// SIGCONTs received, so `Terminal.suspend` knows when it has really been stopped and continued.
+    static let continued = Atomic<UInt32>(0)
     /// 1 while curses owns the terminal and the restore bytes must be written on a crash.
     static let active = Atomic<Int32>(0)
     nonisolated(unsafe) static var pipeWrite: Int32 = -1
@@ -36,6 +43,7 @@ enum SignalState {
 
     static let crashSignals: [Int32] = [SIGSEGV, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE]
     static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let jobSignals: [Int32] = [SIGTSTP, SIGCONT, SIGQUIT]
 
     /// Writes the precomputed restore sequence and the saved tty modes. Async-signal-safe; runs once.
     static func emergencyRestore() {
@@ -66,7 +74,7 @@ enum SignalState {
     }
 
     static func uninstallAll() {
-        for sig in crashSignals + quitSignals + [SIGWINCH] where installed[Int(sig)] {
+        for sig in crashSignals + quitSignals + jobSignals + [SIGWINCH] where installed[Int(sig)] {
             sigaction(sig, oldActions + Int(sig), nil)
             installed[Int(sig)] = false
         }
@@ -90,6 +98,22 @@ enum SignalState {
                 }
                 SignalState.wake()
             }
+        }
+        install(SIGTSTP, flags: SA_RESTART) { _ in
+            SignalState.pending.bitwiseOr(TerminalSignals.suspend.rawValue, ordering: .sequentiallyConsistent)
+            SignalState.wake()
+        }
+        install(SIGCONT, flags: SA_RESTART) { _ in
+            SignalState.continued.add(1, ordering: .sequentiallyConsistent)
+            SignalState.pending.bitwiseOr(TerminalSignals.resumed.rawValue, ordering: .sequentiallyConsistent)
+            SignalState.wake()
+        }
+        // SIGQUIT (Ctrl-\\ elsewhere, `kill -QUIT`): give the terminal back, then die of it the default way, without
+        // the runtime's backtrace (which would print over the screen and keep it for seconds).
+        install(SIGQUIT, flags: Int32(bitPattern: UInt32(SA_RESETHAND))) { sig in
+            SignalState.emergencyRestore()
+            signal(sig, SIG_DFL)
+            raise(sig)
         }
         for sig in crashSignals {
             install(sig, flags: Int32(SA_NODEFER) | Int32(bitPattern: UInt32(SA_RESETHAND))) { sig in

@@ -52,13 +52,13 @@ public enum ToolLogView {
         let leftW = max(0, w - DisplayWidth.of(right))
         // The name comes first and is shortened in its middle, never cut: MCP tool names share long prefixes
         // and differ at the end. It leaves room for its server when both fit in a readable way.
-        let serverW = c.server.map { DisplayWidth.of(" (\($0))") } ?? 0
+        let serverW = c.server.map { DisplayWidth.of(" (\(TerminalText.sanitized($0, .singleLine)))") } ?? 0
         let nameRoom = max(0, leftW - 2)  // the marker, and the ellipsis of whatever follows
         let nameW = serverW > 0 && nameRoom - serverW >= 12 ? nameRoom - serverW : nameRoom
-        left.append(c.name.elidedInMiddle(to: nameW), selected ? .selection : .toolName)
-        if let s = c.server { left.append(" (\(s))", .dim) }
+        left.append(TerminalText.sanitized(c.name, .singleLine).elidedInMiddle(to: nameW), selected ? .selection : .toolName)
+        if let s = c.server { left.append(" (\(TerminalText.sanitized(s, .singleLine)))", .dim) }
         left.append(" ")
-        left.append(c.arguments, .toolArgs)
+        left.append(TerminalText.sanitized(c.arguments, .singleLine), .toolArgs)
         var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
         if !tag.isEmpty { line.append(" " + tag, .dim) }
         line.append(" ")
@@ -72,16 +72,16 @@ public enum ToolLogView {
     }
 
     static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {
-        var lines = WordWrap.wrap([StyledRun(c.arguments, .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
+        var lines = WordWrap.wrap([StyledRun(TerminalText.sanitized(c.arguments), .toolArgs)], width: w, firstPrefix: StyledLine("   args ", .dim), indent: 8)
         if let b = c.behavior {
             let mode = b + (c.scheduling.map { ", scheduling \($0)" } ?? "")
             lines += WordWrap.wrap([StyledRun(mode, .normal)], width: w, firstPrefix: StyledLine("   runs ", .dim), indent: 8)
         }
         for p in c.partials {
-            lines += WordWrap.wrap([StyledRun(p, .normal)], width: w, firstPrefix: StyledLine("partial ", .dim), indent: 8)
+            lines += WordWrap.wrap([StyledRun(TerminalText.sanitized(p), .normal)], width: w, firstPrefix: StyledLine("partial ", .dim), indent: 8)
         }
         if let r = c.result {
-            lines += WordWrap.wrap([StyledRun(r, c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
+            lines += WordWrap.wrap([StyledRun(TerminalText.sanitized(r), c.state == .error ? .errorText : .normal)], width: w, firstPrefix: StyledLine(" result ", .dim), indent: 8)
         }
         return lines
     }

@@ -54,6 +54,8 @@ public final class TranscriptLayout {
             }
             runs = [StyledRun(all.replacingOccurrences(of: "\n", with: " "), .dim)]
         }
+        // Outside text: control characters shown, never sent to the terminal.
+        runs = runs.map { StyledRun(TerminalText.sanitized($0.text), $0.role) }
         if e.interrupted { runs.append(StyledRun(" [interrupted]", .interruptedMark)) }
         runs = runs.filter { !$0.text.isEmpty }
         return WordWrap.wrap(runs, width: width, firstPrefix: prefix, indent: lw)

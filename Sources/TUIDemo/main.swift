@@ -101,6 +101,7 @@ let loaded = ThemeLoader.standard().load(themeName)
 let renderer = FrameRenderer(screen: terminal.screen, theme: loaded.theme)
 var state = cannedState()
 if let e = loaded.error { state.status = e.message }
+state.screen = terminal.screen.size
 var ptt = PushToTalk(mode: .autoRepeat)
 var micPeak = PeakHold(), spkPeak = PeakHold()
 let start = TimeSource.monotonicSeconds()
@@ -158,9 +159,10 @@ let launchToFrame = processAge(at: firstFrame)
             case .changed: state.overlay = .voiceMenu(m); return [.overlay, .status]
             case .none: return []
             }
-        case .confirm(let c):
-            switch c.handle(e) {
-            case .yes, .no: state.overlay = nil; return .all
+        case .confirm(var c):
+            switch c.handle(e, screen: state.screen) {
+            case .yes, .no, .quit: state.overlay = nil; return .all
+            case .changed: state.overlay = .confirm(c); return [.overlay]
             case .none: return []
             }
         case .help, .message:
@@ -248,7 +250,7 @@ while !quit {
 
     let sig = terminal.takeSignals()
     if !sig.intersection([.interrupt, .terminate, .hangup]).isEmpty { break }
-    if sig.contains(.resize) { terminal.handleResize(); renderer.invalidate(); dirty = .all }
+    if sig.contains(.resize) { state.screen = terminal.handleResize(); renderer.invalidate(); dirty = .all }
 
     var events: [InputEvent] = []
     if fds[0].revents != 0 { events += terminal.readInput(now: t) }

@@ -132,7 +132,8 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .user }.count, 1)
         key(KeyEvent(.escape))
         XCTAssertNil(s.ui.input)
-        XCTAssertEqual(key(.char("q")).last, .quit, "q quits once the input line is closed")
+        XCTAssertEqual(key(.char("q")), [.record(.line(speaker: "model", text: "hi", interrupted: true)), .quit],
+                       "q quits once the input line is closed, saving the reply in progress")
     }
 
     func testLatencyIsEndOfSpeechToFirstReplyAudio() {
@@ -151,9 +152,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(key(.ctrl("c")), [.speaker(.cutReply)])
         XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
         XCTAssertFalse(s.quitting)
-        let quit = key(.ctrl("c"))
-        XCTAssertEqual(quit.last, .quit)
-        XCTAssertTrue(quit.contains(.record(.line(speaker: "model", text: "a long answer", interrupted: true))), "the reply on screen is saved")
+        XCTAssertEqual(key(.ctrl("c")), [.record(.line(speaker: "model", text: "a long answer", interrupted: true)), .quit])
         XCTAssertTrue(s.quitting)
     }
 
@@ -329,6 +328,28 @@ final class ReducerTests: XCTestCase {
         XCTAssertNil(s.ui.overlay)
         on(.toolFinished(id: "s2", outcome: .denied, result: "declined"))
         XCTAssertEqual(s.ui.toolLog.calls[1].state, .denied)
+    }
+
+    func testAReplyInProgressIsSavedWhenTheUserQuits() {
+        live()
+        on(.live(.outputTranscription("Half a rep", finished: false)))
+        let fx = on(.quitRequested)
+        XCTAssertEqual(fx.first, .record(.line(speaker: "model", text: "Half a rep", interrupted: true)))
+        XCTAssertEqual(fx.last, .quit)
+    }
+
+    func testCtrlCInAPopupDeniesEveryWaitingCallAndQuits() {
+        live()
+        let calls = (1...1000).map { FunctionCall(id: "s\($0)", name: "run_shell_command", args: ["command": .string("echo \($0)")]) }
+        on(.live(.toolCall(calls)))
+        for c in calls { on(.confirmTool(id: c.id, name: c.name, detail: "echo")) }
+        guard case .confirm(let shown)? = s.ui.overlay else { return XCTFail("no popup") }
+        XCTAssertEqual(shown.queued, 999)
+        let fx = key(.ctrl("c"))
+        XCTAssertEqual(fx.filter { if case .answerConfirmation(_, false) = $0 { true } else { false } }.count, 1000)
+        XCTAssertTrue(fx.contains(.quit))
+        XCTAssertTrue(s.quitting)
+        XCTAssertNil(s.ui.overlay)
     }
 
     func testACancelledCallTakesItsPopupAway() {

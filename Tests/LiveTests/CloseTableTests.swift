@@ -31,7 +31,7 @@ final class CloseTableTests: XCTestCase {
     func testReasonsAreSanitisedAndShownWithTheCode() {
         let r = CloseReason(code: 1011, reason: "Internal\u{1B}[2J error\nhere\u{202E}")
         XCTAssertFalse(r.reason.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
-        XCTAssertTrue(r.description.hasPrefix("closed with code 1011 \"Internal [2J error here \""), r.description)
+        XCTAssertTrue(r.description.hasPrefix("closed with code 1011 \"Internal␛[2J error␊here\u{FFFD}\""), r.description)
     }
 
     func testNetworkWatchNoticesSuspendAndRouteChanges() {

@@ -95,11 +95,12 @@ final class VoiceMenuTests: XCTestCase {
     }
 
     func testConfirmDefaultsToNo() {
-        let c = ConfirmModel(question: "Run shell command?", detail: "ls")
-        XCTAssertEqual(c.handle(KeyEvent(.enter)), .no)
-        XCTAssertEqual(c.handle(.char("y")), .yes)
-        XCTAssertEqual(c.handle(KeyEvent(.escape)), .no)
-        XCTAssertEqual(c.handle(.char("x")), .none)
+        var c = ConfirmModel(question: "Run shell command?", detail: "ls")
+        let screen = Size(rows: 24, columns: 80)
+        XCTAssertEqual(c.handle(KeyEvent(.enter), screen: screen), .no)
+        XCTAssertEqual(c.handle(.char("y"), screen: screen), .yes)
+        XCTAssertEqual(c.handle(KeyEvent(.escape), screen: screen), .no)
+        XCTAssertEqual(c.handle(.char("x"), screen: screen), .none)
     }
 }
 

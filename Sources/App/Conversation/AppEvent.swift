@@ -18,6 +18,8 @@ enum AppEvent: Sendable {
     case confirmTool(id: String, name: String, detail: String)
     /// Audio failed or changed (e.g. a device vanished); shown as a system line.
     case audioNotice(String)
+    /// The terminal's size now (start, resize, back from a suspend).
+    case screenSize(Size)
     /// The transcript view moved (the renderer knows the laid-out lines).
     case scrolled(TranscriptScroll?)
     /// `e` wrote the conversation as Markdown, or could not.

@@ -65,14 +65,15 @@ extension Reducer {
             }
         case .help, .message:
             s.ui.overlay = nil
-        case .confirm(let model):
-            // Ctrl-C in a consent popup refuses it (and every one queued behind it) and quits.
-            if k == .ctrl("c") {
+        case .confirm(var model):
+            let answer = model.handle(k, screen: s.ui.screen)
+            if answer == .quit {
+                // Ctrl-C: no to every waiting call, then quit; a thousand popups must not stand in the way.
                 s.ui.overlay = nil
                 return quit(&s, now: now)
             }
-            let answer = model.handle(k)
-            guard answer != .none else { return [] }
+            if answer == .changed { s.ui.overlay = .confirm(model) }
+            guard answer == .yes || answer == .no else { return [] }
             s.ui.overlay = nil
             guard !s.confirmations.isEmpty else { return [] }
             let asked = s.confirmations.removeFirst()

@@ -49,8 +49,14 @@ extension Reducer {
 
     /// Shows the first waiting confirmation unless another popup is up.
     static func showNextConfirmation(_ s: inout AppState) {
+        if case .confirm(var shown)? = s.ui.overlay {
+            shown.queued = max(0, s.confirmations.count - 1)
+            s.ui.overlay = .confirm(shown)
+            return
+        }
         guard s.ui.overlay == nil, let next = s.confirmations.first else { return }
         s.ui.overlay = .confirm(ConfirmModel(
-            title: "Gemini wants to run \(next.name)", question: "Run this? y = yes, n or Enter = no", detail: next.detail))
+            title: "Gemini wants to run \(next.name)", question: "Run this? y = yes, n or Enter = no", detail: next.detail,
+            queued: s.confirmations.count - 1))
     }
 }

@@ -30,6 +30,8 @@ enum Reducer {
             if let i = s.ui.toolLog.calls.firstIndex(where: { $0.id == id }) { s.ui.toolLog.calls[i].partials.append(result) }
         case .audioNotice(let text):
             fx = system(&s, text, error: true)
+        case .screenSize(let size):
+            s.ui.screen = size
         case .scrolled(let position):
             s.ui.transcript.scroll = position
         case .exported(let result):

@@ -62,6 +62,7 @@ final class EffectRunner {
         case .suspend:
             launch.terminal.suspend()
             screen.invalidate()
+            return [.screenSize(launch.terminal.screen.size)]
         case .quit:
             break
         }

@@ -14,14 +14,11 @@ struct FileLogHandler: LogHandler {
         init(path: String) throws {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty { try Paths.ensureDirectory(dir) }
-            if !FileManager.default.fileExists(atPath: path) {
-                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            guard let h = FileHandle(forWritingAtPath: path) else {
-                throw ParleyError.file(path: path, problem: "cannot open the log file for writing")
-            }
-            h.seekToEndOfFile()
-            handle = Mutex(h)
+            // Created 0600, and an existing file is narrowed to 0600 too: a log names sessions and servers.
+            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw ParleyError.file(path: path, problem: "cannot open the log file for writing") }
+            _ = fchmod(fd, 0o600)
+            handle = Mutex(FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         }
         func write(_ line: String) {
             handle.withLock { try? $0?.write(contentsOf: Data(line.utf8)) }

@@ -75,7 +75,9 @@ final class InteractiveApp {
         runner.stop()
         pump.cancel()
         await launch.stop()
-        return 0
+        launch.store?.close()
+        // A transcript that could not be saved whole is a failed run (EX_IOERR).
+        return launch.store?.failure == nil ? 0 : 74
     }
 
     /// Blocks in `poll()` until input, a signal, an event, or the next deadline (none: sleep until woken).
@@ -95,10 +97,19 @@ final class InteractiveApp {
         var out: [AppEvent] = []
         let signals = terminal.takeSignals()
         if signals.contains(.resize) {
-            terminal.handleResize()
+            out.append(.screenSize(terminal.handleResize()))
             screen.invalidate()
         }
         if !signals.isDisjoint(with: [.interrupt, .terminate, .hangup]) { out.append(.quitRequested) }
+        if signals.contains(.suspend) {
+            // kill -TSTP: the mic closes and the terminal is given back before stopping (the `.suspend` effect).
+            out.append(.suspending)
+        } else if signals.contains(.resumed) {
+            // SIGCONT after a SIGSTOP from outside: take the terminal again and redraw everything.
+            terminal.retake()
+            screen.invalidate()
+            out.append(.screenSize(terminal.screen.size))
+        }
         out += terminal.readInput(now: time.now()).map { .input($0) }
         if terminal.keyboardProtocol == .kitty { out.append(.input(.kittyFlags(11))) }
         out += events.drain()

@@ -30,7 +30,7 @@ struct Launch {
         var endpoint = config.endpoint
         var credential: Credential
         if demo {
-            let sim = LiveSimulator(options: SimulatorOptions(resumptionUpdateAfterSetup: true), logger: logger)
+            let sim = LiveSimulator(options: try DemoSimulator.options(), logger: logger)
             _ = try await sim.start()
             simulator = sim
             endpoint = sim.url
@@ -68,6 +68,8 @@ struct Launch {
             problems.append("this conversation will not be saved: \(error)")
             logger.error("transcripts will not be saved: \(error)")
         }
+        if let why = Paths.unwritable(paths.stateHome) { problems.append("\(why): the log, the voice and --resume will not be kept") }
+        store?.onFailure = { [events] in events.post(.audioNotice($0)) }
         store?.append(.session(model: config.model, voice: config.voice))
 
         let terminal: Terminal
@@ -93,6 +95,7 @@ struct Launch {
     func initialState(demo: Bool, noAudio: Bool, resume: (ResumeStore.Saved, age: Double)?) -> AppState {
         var state = AppState(config: config, demo: demo, audioAvailable: audio.unavailable == nil, kitty: false)
         state.keyMap = keyMap
+        state.ui.screen = terminal.screen.size
         state.echoProtection = audio.protectionDescription
         if let why = audio.unavailable {
             state.ui.banner = noAudio ? "text only (--no-audio): Tab to type" : "no sound — text only: Tab to type (details below)"

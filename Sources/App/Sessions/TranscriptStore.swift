@@ -1,20 +1,37 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Live
+import TUI
 
-/// Saves a session as it goes, one JSON object per line, flushed after each record so a crash loses nothing.
+/// Saves a session as it goes, one JSON object per line, written with one `write(2)` per record so a crash
+/// loses nothing. A write that fails (a full disk, a directory made read-only, a file size limit) is reported
+/// once through `onFailure`, the half-written record is cut off so the file stays whole lines, and `failure`
+/// keeps the reason so the program can exit non-zero.
 final class TranscriptStore {
     let path: String
-    private let handle: FileHandle
+    private let fd: Int32
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }()
     private let clock: () -> Date
+    /// Bytes of whole records in the file.
+    private var written: off_t = 0
+    /// The first write error, if any (then nothing more is written).
+    private(set) var failure: String?
+    /// Called once, with a message for the user, when saving fails.
+    var onFailure: ((String) -> Void)?
 
     /// Opens a new session file in `directory`, named after the local start time.
     init(directory: String, clock: @escaping () -> Date = Date.init) throws {
-        try Paths.ensureDirectory(directory)
+        do {
+            try Paths.ensureDirectory(directory)
+        } catch {
+            throw ParleyError.file(path: directory, problem: "cannot create the transcript directory (\(Self.reason(error)))")
+        }
         self.clock = clock
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
@@ -26,20 +43,67 @@ final class TranscriptStore {
             name = "session-\(f.string(from: clock()))-\(n)"
         }
         path = "\(directory)/\(name).jsonl"
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let h = FileHandle(forWritingAtPath: path)
-        else { throw ParleyError.file(path: path, problem: "cannot create the transcript file") }
-        handle = h
+        let opened = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+        guard opened >= 0 else {
+            throw ParleyError.file(path: path, problem: "cannot create the transcript file (\(String(cString: strerror(errno))))")
+        }
+        fd = opened
     }
 
-    deinit { try? handle.close() }
+    deinit { close() }
+
+    /// Flushes to disk and closes; a failure to flush counts as a write failure.
+    func close() {
+        guard fd >= 0, !closed else { return }
+        closed = true
+        if failure == nil, fsync(fd) != 0, errno != EINVAL { fail(errno) }
+        Glibc.close(fd)
+    }
+    private var closed = false
 
     func append(_ record: TranscriptRecord) {
+        guard failure == nil, !closed else { return }
         var r = record
         r.time = ISO8601DateFormatter().string(from: clock())
         guard var data = try? encoder.encode(r) else { return }
         data.append(0x0A)
-        try? handle.write(contentsOf: data)
+        let ok = data.withUnsafeBytes { buf -> Bool in
+            guard let base = buf.baseAddress else { return true }
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(fd, base + off, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                off += n
+            }
+            return true
+        }
+        if ok {
+            written += off_t(data.count)
+        } else {
+            let e = errno
+            // Keep the file whole lines: drop the part of this record that did get written.
+            _ = ftruncate(fd, written)
+            fail(e)
+        }
+    }
+
+    private func fail(_ code: Int32) {
+        guard failure == nil else { return }
+        let why = code == ENOSPC ? "the disk is full" : code == EFBIG ? "the file is too large"
+            : String(cString: strerror(code))
+        let message = "the transcript can no longer be saved (\(why)): \(path) — later turns are not in it"
+        failure = message
+        onFailure?(message)
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? CocoaError, let u = e.userInfo[NSUnderlyingErrorKey] as? NSError, u.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(u.code)))
+        }
+        return (error as NSError).localizedDescription
     }
 
     /// The saved sessions in a directory, newest last.
@@ -58,9 +122,11 @@ final class TranscriptStore {
     }
 
     /// A saved session as Markdown.
+    /// Every stored text passes `TerminalText` (a transcript holds what the server and tools sent).
     static func markdown(_ records: [TranscriptRecord], title: String) -> String {
-        var out = "# \(title)\n\n"
-        for r in records {
+        var out = "# \(TerminalText.sanitized(title, .singleLine))\n\n"
+        for stored in records {
+            let r = stored.sanitized
             switch r.kind {
             case "session":
                 out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
@@ -88,5 +154,22 @@ final class TranscriptStore {
         let total = records.compactMap { $0.usage?.totalTokenCount }.reduce(0, +)
         if total > 0 { out += "---\n\n\(total) tokens in all.\n" }
         return out
+    }
+}
+
+extension TranscriptRecord {
+    /// The record with every text field's control characters made visible (see `TerminalText`).
+    var sanitized: TranscriptRecord {
+        var r = self
+        func clean(_ s: String?) -> String? { s.map { TerminalText.sanitized($0) } }
+        r.text = clean(text)
+        r.model = clean(model)
+        r.voice = clean(voice)
+        r.time = clean(time)
+        r.toolName = clean(toolName)
+        r.arguments = clean(arguments)
+        r.result = clean(result)
+        r.state = clean(state)
+        return r
     }
 }

@@ -55,7 +55,14 @@ struct FileTools: Sendable {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { throw Failure.missing(path) }
         guard !isDir.boolValue else { throw Failure.notAFile(path) }
-        guard let handle = FileHandle(forReadingAtPath: p) else { throw Failure.unreadable(path) }
+        // A FIFO, device or socket could block the read forever (or never end): open without blocking and
+        // accept only a regular file, checked on the open descriptor so a swap after the check cannot matter.
+        let fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw Failure.unreadable(path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { close(fd); throw Failure.unreadable(path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { close(fd); throw Failure.notAFile(path) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
         let truncated = data.count > maxBytes

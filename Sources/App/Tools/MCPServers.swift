@@ -12,110 +12,155 @@ struct MCPServerConfig: Sendable, Equatable {
     var args: [String] = []
     /// Ask the user before each call (the default), or never.
     var confirm = true
+    /// Secret-looking variables the server may still see (`[tools] pass_env`).
+    var passEnv: [String] = []
+    /// Seconds the server may take to start and list its tools (`[tools] mcp_start_timeout`).
+    var startTimeout: Double = 10
+    /// Seconds one call may take (`[tools] call_timeout`).
+    var callTimeout: Double = 60
 }
 
-/// The MCP servers of a session: started at launch, their tools declared in `setup`, calls routed to them.
-/// A server that fails to start is reported and skipped; it never stops parley.
+/// The MCP servers of a session: started at launch (in parallel), their tools declared in `setup`, calls
+/// routed to them. A server that fails to start is reported and skipped; it never stops parley.
 final class MCPServers: Sendable {
-    private let running: [(name: String, client: Client, process: Process)]
+    private let running: [(name: String, client: Client, process: ChildProcess)]
 
-    private init(running: [(String, Client, Process)]) { self.running = running }
+    /// The most text one call's result hands to the model; the rest is cut with a note saying so.
+    static let maxResultBytes = 1 << 20
 
-    /// Starts every server (each within `timeout`) and registers its tools. Returns the problems to show.
+    private init(running: [(String, Client, ChildProcess)]) { self.running = running }
+
+    /// The process ids of the running servers (for tests and diagnostics).
+    var pids: [pid_t] { running.map(\.process.pid) }
+
+    /// Starts every server at once (each within its start timeout; `timeout` overrides it) and registers
+    /// their tools in config order. Returns the problems to show.
     static func start(
-        _ configs: [MCPServerConfig], into registry: inout ToolRegistry, timeout: Double = 10, logger: Logger
+        _ configs: [MCPServerConfig], into registry: inout ToolRegistry, timeout: Double? = nil, logger: Logger
     ) async -> (MCPServers, problems: [String]) {
-        var running: [(String, Client, Process)] = []
-        var problems: [String] = []
         // A server that dies must cost an EPIPE on the next write, not parley's life.
         if !configs.isEmpty { signal(SIGPIPE, SIG_IGN) }
-        for config in configs {
-            let process = Process()
-            do {
-                let watched = process
-                let (client, tools) = try await withTimeout(timeout, what: "initialize", abort: {
-                    watched.isRunning || watched.processIdentifier == 0 ? nil : Exited(status: watched.terminationStatus)
-                }) {
-                    try await connect(config, process: process, logger: logger)
-                }
+        let started = await withTaskGroup(of: (Int, Result<(Client, ChildProcess, [MCP.Tool]), any Error>).self) { group in
+            for (i, config) in configs.enumerated() {
+                group.addTask { (i, await startOne(config, timeout: timeout ?? config.startTimeout, logger: logger)) }
+            }
+            var out: [(Int, Result<(Client, ChildProcess, [MCP.Tool]), any Error>)] = []
+            for await r in group { out.append(r) }
+            return out.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        var running: [(String, Client, ChildProcess)] = []
+        var problems: [String] = []
+        for (config, result) in zip(configs, started) {
+            switch result {
+            case .success(let (client, process, tools)):
                 running.append((config.name, client, process))
                 for tool in tools {
                     if registry.tools[tool.name] != nil {
                         problems.append("MCP server \(config.name): tool \(tool.name) clashes with another tool and is left out")
                         continue
                     }
-                    registry.register(definition(tool, server: config, client: client))
+                    registry.register(definition(tool, server: config, client: client, process: process))
                 }
                 logger.info("MCP server \(config.name): \(tools.count) tools")
-            } catch {
-                if process.isRunning { process.terminate() }
+            case .failure(let error):
                 problems.append("MCP server \(config.name) (\(config.command)) could not start: \(error) — skipped")
             }
         }
         return (MCPServers(running: running), problems)
     }
 
-    /// Stops every server.
-    func stop() async {
-        for r in running {
-            await r.client.disconnect()
-            if r.process.isRunning { r.process.terminate() }
-        }
-    }
-
-    private static func connect(_ config: MCPServerConfig, process: Process, logger: Logger) async throws -> (Client, [MCP.Tool]) {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [config.command] + config.args
-        let toServer = Pipe(), fromServer = Pipe()
-        process.standardInput = toServer
-        process.standardOutput = fromServer
-        process.standardError = FileHandle.nullDevice  // a server's chatter must never reach the terminal
-        try process.run()
-        let transport = StdioTransport(
-            input: FileDescriptor(rawValue: fromServer.fileHandleForReading.fileDescriptor),
-            output: FileDescriptor(rawValue: toServer.fileHandleForWriting.fileDescriptor),
-            logger: logger)
-        let client = Client(name: "parley", version: "0.1.0")
+    private static func startOne(_ config: MCPServerConfig, timeout: Double, logger: Logger) async -> Result<(Client, ChildProcess, [MCP.Tool]), any Error> {
+        let process: ChildProcess
         do {
-            try await client.connect(transport: transport)
-            var tools: [MCP.Tool] = []
-            var cursor: String?
-            repeat {
-                let page = try await client.listTools(cursor: cursor)
-                tools += page.tools
-                cursor = page.nextCursor
-            } while cursor != nil
-            return (client, tools)
+            process = try ChildProcess(
+                command: config.command, args: config.args, environment: ToolEnvironment.clean(passing: config.passEnv))
         } catch {
-            if process.isRunning { process.terminate() }
-            throw error
+            return .failure(error)
+        }
+        do {
+            let (client, tools) = try await withTimeout(timeout, what: "initialize", abort: {
+                process.exitStatus.map { Exited(status: $0) }
+            }) {
+                try await connect(process, logger: logger)
+            }
+            return .success((client, process, tools))
+        } catch {
+            process.terminate()
+            return .failure(error)
         }
     }
 
-    /// A registry entry that routes calls to the server.
-    static func definition(_ tool: MCP.Tool, server: MCPServerConfig, client: Client) -> ToolDefinition {
+    /// Stops every server: disconnects, then SIGTERM (SIGKILL after a grace period) to each server's session.
+    func stop() async {
+        for r in running { await r.client.disconnect() }
+        for r in running { r.process.terminate() }
+    }
+
+    private static func connect(_ process: ChildProcess, logger: Logger) async throws -> (Client, [MCP.Tool]) {
+        let transport = LineTransport(input: process.fromChild, output: process.toChild, logger: logger)
+        let client = Client(name: "parley", version: "0.1.0")
+        try await client.connect(transport: transport)
+        var tools: [MCP.Tool] = []
+        var cursor: String?
+        repeat {
+            let page = try await client.listTools(cursor: cursor)
+            tools += page.tools
+            cursor = page.nextCursor
+        } while cursor != nil
+        return (client, tools)
+    }
+
+    /// A registry entry that routes calls to the server: answered within the call timeout, with an error as
+    /// soon as the server dies, and with at most `maxResultBytes` of text.
+    static func definition(_ tool: MCP.Tool, server: MCPServerConfig, client: Client, process: ChildProcess? = nil) -> ToolDefinition {
         var d = ToolDefinition(
             name: tool.name, description: tool.description ?? tool.title ?? tool.name,
             parameters: geminiSchema(json(tool.inputSchema))
         ) { args in
             let arguments: [String: Value]? = try? JSONDecoder().decode([String: Value].self, from: JSONEncoder().encode(args))
-            let result = try await client.callTool(name: tool.name, arguments: arguments)
-            let text = result.content.map { content -> String in
-                switch content {
-                case .text(let t, _, _): t
-                case .image(_, let mime, _, _): "[\(mime) image]"
-                case .audio(_, let mime, _, _): "[\(mime) audio]"
-                case .resource(let r, _, _): "[resource \(r.uri)]"
-                case .resourceLink(let uri, _, _, _, _, _): "[link \(uri)]"
-                }
-            }.joined(separator: "\n")
-            return result.isError == true ? ["error": .string(text), "server": .string(server.name)] : ["result": .string(text)]
+            let result = try await withTimeout(server.callTimeout, what: "\(server.name) → \(tool.name)", abort: {
+                process?.exitStatus.map { Exited(status: $0) }
+            }) {
+                try await client.callTool(name: tool.name, arguments: arguments)
+            }
+            let (text, cut) = resultText(result.content, limit: maxResultBytes)
+            var answer: [String: JSONValue] = result.isError == true
+                ? ["error": .string(text), "server": .string(server.name)] : ["result": .string(text)]
+            if let cut {
+                answer["truncated"] = true
+                answer["note"] = .string("the result was \(cut) bytes; only the first \(maxResultBytes) are given")
+            }
+            return .object(answer)
         }
         d.server = server.name
         if server.confirm {
             d.confirmation = { args in "\(server.name) → \(tool.name)(\(args.compactText))" }
         }
         return d
+    }
+
+    /// The call's content as text, at most `limit` UTF-8 bytes (cut at a character boundary); the full size
+    /// when it was cut.
+    static func resultText(_ content: [MCP.Tool.Content], limit: Int) -> (String, cut: Int?) {
+        var out = Data()
+        var total = 0
+        for (i, item) in content.enumerated() {
+            let piece: String
+            switch item {
+            case .text(let t, _, _): piece = t
+            case .image(_, let mime, _, _): piece = "[\(mime) image]"
+            case .audio(_, let mime, _, _): piece = "[\(mime) audio]"
+            case .resource(let r, _, _): piece = "[resource \(r.uri)]"
+            case .resourceLink(let uri, _, _, _, _, _): piece = "[link \(uri)]"
+            }
+            let bytes = (i > 0 ? "\n" : "") + piece
+            total += bytes.utf8.count
+            if out.count < limit { out.append(contentsOf: bytes.utf8.prefix(limit - out.count)) }
+        }
+        // Dropping a cut multi-byte sequence's tail keeps the text valid UTF-8.
+        var text = String(decoding: out, as: UTF8.self)
+        if text.last == "\u{FFFD}", total > limit { text.removeLast() }
+        return (text, total > limit ? total : nil)
     }
 
     static func json(_ value: Value) -> JSONValue {
@@ -159,36 +204,51 @@ struct Exited: Error, CustomStringConvertible {
 }
 
 /// Runs `body`, or fails after `seconds`, or as soon as `abort` (checked every 50 ms) returns an error. The body
-/// is then cancelled and left behind, not awaited (a connection to a dead server may never notice).
+/// is then cancelled and left behind, not awaited (a connection to a dead server may never notice). Cancelling
+/// the caller cancels the body.
 func withTimeout<T: Sendable>(
     _ seconds: Double, what: String, abort: @escaping @Sendable () -> (any Error)? = { nil },
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let once = Once()
-    return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
-        let work = Task {
-            do {
-                let value = try await body()
-                if once.claim() { c.resume(returning: value) }
-            } catch {
-                if once.claim() { c.resume(throwing: error) }
-            }
-        }
-        Task {
-            let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-            var reason: any Error = TimedOut(what: what, seconds: seconds)
-            while ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(50))
-                if let e = abort() {
-                    reason = e
-                    break
+    let running = Mutex<(work: Task<Void, Never>, answer: CheckedContinuation<T, any Error>)?>(nil)
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
+            let work = Task {
+                do {
+                    let value = try await body()
+                    if once.claim() { c.resume(returning: value) }
+                } catch {
+                    if once.claim() { c.resume(throwing: error) }
                 }
             }
-            if once.claim() {
+            running.withLock { $0 = (work, c) }
+            if Task.isCancelled {
                 work.cancel()
-                c.resume(throwing: reason)
+                if once.claim() { c.resume(throwing: CancellationError()) }
+            }
+            Task {
+                let deadline = ContinuousClock.now + .milliseconds(Int64(min(seconds, 1e9) * 1000))
+                var reason: any Error = TimedOut(what: what, seconds: seconds)
+                while ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(50))
+                    if once.isClaimed { return }
+                    if let e = abort() {
+                        reason = e
+                        break
+                    }
+                }
+                if once.claim() {
+                    work.cancel()
+                    c.resume(throwing: reason)
+                }
             }
         }
+    } onCancel: {
+        // Answer at once: a body that ignores cancellation (a call to a stuck server) must not hold the caller.
+        guard let (work, answer) = running.withLock({ $0 }) else { return }
+        work.cancel()
+        if once.claim() { answer.resume(throwing: CancellationError()) }
     }
 }
 
@@ -196,4 +256,5 @@ func withTimeout<T: Sendable>(
 final class Once: Sendable {
     private let done = Mutex(false)
     func claim() -> Bool { done.withLock { d in defer { d = true }; return !d } }
+    var isClaimed: Bool { done.withLock { $0 } }
 }

@@ -12,6 +12,8 @@ import Glibc
 struct ShellTool: Sendable {
     var timeLimit: Double = 30
     var maxOutputBytes = 16 * 1024
+    /// What the command sees: parley's environment without secrets (see `ToolEnvironment`).
+    var environment: [String: String] = ToolEnvironment.clean()
 
     struct Result: Sendable, Equatable {
         var output: String
@@ -58,8 +60,12 @@ struct ShellTool: Sendable {
         let words: [String] = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Every process the command starts inherits this mark, even one that leaves the group with setsid.
+        let mark = "PARLEY_TOOL_CALL=\(getpid())-\(UInt64.random(in: 1...UInt64.max))"
+        var envp: [UnsafeMutablePointer<CChar>?] = (ToolEnvironment.entries(environment) + [mark]).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &envp)
         close(fds[1])
         guard rc == 0 else {
             close(fds[0])
@@ -92,8 +98,10 @@ struct ShellTool: Sendable {
         if cancelled() { result.cancelled = true }
         if result.timedOut || result.cancelled {
             kill(-pid, SIGTERM)
+            Self.killMarked(mark, SIGTERM)
             usleep(100_000)
             kill(-pid, SIGKILL)
+            Self.killMarked(mark, SIGKILL)
         }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -102,6 +110,27 @@ struct ShellTool: Sendable {
         }
         result.output = String(decoding: output, as: UTF8.self)
         return result
+    }
+
+    /// Sends `signal` to every process whose environment holds `mark` (a command's descendants, wherever
+    /// setsid or an exiting parent moved them).
+    static func killMarked(_ mark: String, _ signal: Int32) {
+        let me = getpid()
+        let needle = Array(mark.utf8) + [0]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name), pid != me,
+                let env = FileManager.default.contents(atPath: "/proc/\(name)/environ") else { continue }
+            let bytes = [UInt8](env)
+            var at = 0
+            while at < bytes.count {
+                let end = bytes[at...].firstIndex(of: 0) ?? bytes.count
+                if end - at + 1 == needle.count, bytes[at..<end].elementsEqual(needle.dropLast()) {
+                    kill(pid, signal)
+                    break
+                }
+                at = end + 1
+            }
+        }
     }
 
     /// The process group to kill when the call is cancelled, once it exists.

@@ -35,6 +35,8 @@ struct ToolDefinition: Sendable {
 /// The tools parley declares in `setup` and runs when the model calls them.
 struct ToolRegistry: Sendable {
     private(set) var tools: [String: ToolDefinition] = [:]
+    /// Seconds any call may take before it is stopped and answered with an error (`[tools] call_timeout`).
+    var callTimeout: Double = 60
 
     mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
 
@@ -64,11 +66,9 @@ struct ToolRegistry: Sendable {
                         return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("unknown tool \(call.name)")]))
                     }
                     do {
-                        let result: JSONValue
-                        if let run = tool.runReporting {
-                            result = try await run(call.args) { partial(call, $0) }
-                        } else {
-                            result = try await tool.run(call.args)
+                        let result = try await withTimeout(callTimeout, what: call.name) { () async throws -> JSONValue in
+                            if let run = tool.runReporting { return try await run(call.args) { partial(call, $0) } }
+                            return try await tool.run(call.args)
                         }
                         return (i, FunctionResponse(id: call.id, name: call.name, response: result))
                     } catch {
@@ -85,11 +85,12 @@ struct ToolRegistry: Sendable {
     /// The built-in tools the configuration enables.
     static func builtIn(_ settings: Config.ToolSettings) -> ToolRegistry {
         var r = ToolRegistry()
+        r.callTimeout = Double(settings.callTimeout)
         if settings.currentTime { r.register(.currentTime) }
         let files = FileTools(allowed: settings.allowedDirectories)
         if settings.readFile { r.register(.readFile(files)) }
         if settings.listDirectory { r.register(.listDirectory(files)) }
-        if settings.shell { r.register(.shell(ShellTool())) }
+        if settings.shell { r.register(.shell(ShellTool(environment: ToolEnvironment.clean(passing: settings.passEnv)))) }
         return r
     }
 }
