@@ -39,6 +39,9 @@ public final class PulseCapture: AudioSource {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "microphone"
+        /// Removes what the speaker plays from each chunk before it is metered and delivered (the same
+        /// canceller must be given to the playback stream).
+        public var echoCanceller: AcousticEchoCanceller?
 
         /// Options with the defaults; `device` nil means the default source.
         public init(server: String? = nil, device: String? = nil) {
@@ -176,6 +179,11 @@ public final class PulseCapture: AudioSource {
                     continue
                 }
                 let timestamp = MonotonicClock.now()
+                if let canceller = options.echoCanceller {
+                    // The chunk's last sample reached the mic `latency` before the read returned.
+                    let back = s.latency() * 1000 + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
+                    canceller.process(&samples, capturedFrom: timestamp > back ? timestamp - back : 0)
+                }
                 let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
                 let cpu = MonotonicClock.threadCPUTime()
                 let (deliver, endsGate, removed) = state.withLock { st in

@@ -69,6 +69,9 @@ public final class PulsePlayback: AudioSink {
         public var restartPaddingMilliseconds = 25
         /// Record per-chunk timings in `stats` (benchmarks).
         public var recordTimings = false
+        /// Told every block written (with when it will be heard) and every flush: the far end of the capture
+        /// stream's echo canceller.
+        public var echoCanceller: AcousticEchoCanceller?
 
         /// Options with the defaults; `device` nil means the default sink.
         public init(server: String? = nil, device: String? = nil, targetLatencyMilliseconds: Int = 80) {
@@ -346,6 +349,7 @@ public final class PulsePlayback: AudioSink {
                         resumeAt = 0
                         padNext = true
                         let done = MonotonicClock.now()
+                        options.echoCanceller?.playbackFlushed(at: done)
                         shared.locked { s in
                             if record { s.stats.flushNanos.append(done - flushAt) }
                             if s.buffer.isEmpty {
@@ -362,6 +366,7 @@ public final class PulsePlayback: AudioSink {
                         starvedAt = nil
                         if padNext, !padding.isEmpty {
                             try padding.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
+                            tellCanceller(padding, writtenAt: MonotonicClock.now(), latency: out.latency() * 1000)
                         }
                         padNext = false
                         try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
@@ -374,6 +379,7 @@ public final class PulsePlayback: AudioSink {
                         }
                         resumeAt = emptyAfter ? 0 : written + pace
                         let latency = out.latency() * 1000
+                        tellCanceller(samples, writtenAt: written, latency: latency)
                         let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
                         let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
                         let cpu = MonotonicClock.threadCPUTime()
@@ -410,6 +416,15 @@ public final class PulsePlayback: AudioSink {
                     stream = nil
                 }
             }
+        }
+
+        /// Hands a written block to the echo canceller: heard from `latency` (ns, to the block's last sample)
+        /// after the write returned, minus the block's length.
+        func tellCanceller(_ block: [Int16], writtenAt: UInt64, latency: UInt64) {
+            guard let canceller = options.echoCanceller else { return }
+            let duration = UInt64(options.format.duration(sampleCount: block.count) * 1e9)
+            let heard = writtenAt + latency - min(latency, duration)
+            block.withUnsafeBufferPointer { canceller.played($0, heardFrom: heard) }
         }
 
         func lost(device: String?, error: PulseAudioError) {

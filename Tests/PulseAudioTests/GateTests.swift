@@ -1,5 +1,6 @@
 import XCTest
 @testable import PulseAudio
+import PulseAudioTesting
 
 final class GateTests: XCTestCase {
     func testClosedGateDeliversNothing() {
@@ -88,7 +89,7 @@ final class GateTests: XCTestCase {
     func testOtherProtectionsAlwaysPassAndSayWhy() {
         var ec = HalfDuplexGate(protection: .echoCancellation(method: "webrtc"))
         XCTAssertTrue(ec.update(micDBFS: -40, playbackDBFS: -10, modelSpeaking: true, at: 0))
-        XCTAssertTrue(ec.statusDescription.contains("cancelled (webrtc)"))
+        XCTAssertTrue(ec.statusDescription.contains("cancelled (webrtc, PulseAudio module)"))
         var none = HalfDuplexGate(protection: .none)
         XCTAssertTrue(none.update(micDBFS: -40, playbackDBFS: -10, modelSpeaking: true, at: 0))
         XCTAssertTrue(none.statusDescription.contains("headphones"))

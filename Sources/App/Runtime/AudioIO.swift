@@ -9,6 +9,9 @@ final class AudioIO: Sendable {
     let capture: (any AudioSource)?
     let playback: (any AudioSink)?
     let echoCanceller: EchoCanceller?
+    /// parley's own echo canceller (WebRTC), between playback and capture; nil if not wanted or unavailable.
+    let canceller: AcousticEchoCanceller?
+    private let echoMode: EchoCancelMode
     private let state: Mutex<Shared>
     private let events: EventQueue
 
@@ -33,29 +36,38 @@ final class AudioIO: Sendable {
         var ec: EchoCanceller?
         var capture: (any AudioSource)?
         var playback: (any AudioSink)?
-        var protection = HalfDuplexGate.Protection.halfDuplex
+        var canceller: AcousticEchoCanceller?
         if noAudio {
             problem = "no audio (--no-audio): type with Tab"
         } else {
             var mic = config.mic
             var speaker = config.speaker
-            if config.echoCancel {
+            if config.echoCancel.wantsModule {
                 // A parley that was killed may have left its canceller loaded.
                 _ = try? EchoCanceller.unloadLeftovers()
                 do {
                     let canceller = try EchoCanceller(source: mic, sink: speaker)
                     mic = canceller.sourceName
                     speaker = canceller.sinkName
-                    protection = .echoCancellation(method: canceller.method)
                     ec = canceller
                 } catch {
                     logger("echo cancellation unavailable: \(error)")
                 }
             }
-            let p = PulsePlayback(
-                options: PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs),
-                onEvent: { e in AudioIO.report(e, to: events) })
-            let c = PulseCapture(options: PulseCapture.Options(device: mic), onEvent: { e in AudioIO.report(e, to: events) })
+            if config.echoCancel.wantsCanceller {
+                do {
+                    canceller = try AcousticEchoCanceller()
+                    canceller?.isActive = config.echoCancel.cancellerActive(openMic: config.mode == .open)
+                } catch {
+                    logger("echo canceller unavailable, half-duplex gating instead: \(error)")
+                }
+            }
+            var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs)
+            po.echoCanceller = canceller
+            let p = PulsePlayback(options: po, onEvent: { e in AudioIO.report(e, to: events) })
+            var co = PulseCapture.Options(device: mic)
+            co.echoCanceller = canceller
+            let c = PulseCapture(options: co, onEvent: { e in AudioIO.report(e, to: events) })
             do {
                 try p.open()
                 playback = p
@@ -68,7 +80,11 @@ final class AudioIO: Sendable {
         self.capture = capture
         self.playback = playback
         echoCanceller = ec
+        self.canceller = capture == nil ? nil : canceller
+        echoMode = config.echoCancel
         self.problem = problem
+        let protection = config.echoCancel.protection(openMic: true, hasCanceller: self.canceller != nil,
+                                                      moduleMethod: ec?.method)
         state = Mutex(Shared(halfDuplex: HalfDuplexGate(protection: protection)))
         if let capture {
             do {
@@ -109,9 +125,12 @@ final class AudioIO: Sendable {
     func attach(_ session: LiveSession) { state.withLock { $0.session = session } }
 
     func setManualActivity(_ manual: Bool) {
+        let protection = echoMode.protection(openMic: !manual, hasCanceller: canceller != nil,
+                                             moduleMethod: echoCanceller?.method)
+        canceller?.isActive = echoMode.cancellerActive(openMic: !manual)
         state.withLock {
             $0.manualActivity = manual
-            $0.halfDuplex.protection = manual ? .none : ($0.halfDuplex.protection == .none ? .halfDuplex : $0.halfDuplex.protection)
+            $0.halfDuplex.protection = protection
         }
     }
 
