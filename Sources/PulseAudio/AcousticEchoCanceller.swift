@@ -73,6 +73,7 @@ public final class AcousticEchoCanceller: Sendable {
         var clock = CaptureClock()
         var estimator = EchoDelayEstimator()
         var offsetMilliseconds: Int
+        var candidateLag: Int?  // the last estimate, waiting for one that agrees
         var stats = Statistics()
         var far: [Int16]
         var near: [Int16]
@@ -193,10 +194,15 @@ public final class AcousticEchoCanceller: Sendable {
         let farLevel = n.far.withUnsafeBufferPointer { estimator.level($0) }
         let nearLevel = nearFrame.withUnsafeBufferPointer { estimator.level($0) }
         guard let lag = n.estimator.add(farLevel: farLevel, nearLevel: nearLevel) else { return }
+        // Two estimates in a row that agree, so one spurious peak (double talk, a pause) moves nothing.
+        let previous = n.candidateLag
+        n.candidateLag = lag
+        guard let previous, abs(previous - lag) <= 2 else { return }
         let error = lag * 10 - settings.targetEchoDelayMilliseconds
         guard abs(error) > settings.realignThresholdMilliseconds else { return }
         n.offsetMilliseconds = min(max(0, n.offsetMilliseconds + error), 1000)
         n.estimator.reset()
+        n.candidateLag = nil
         n.stats.realignments += 1
     }
 

@@ -23,16 +23,18 @@ public final class AudioProcessor {
         public var extendedFilter = true
         /// The canceller estimates the far-to-near delay itself (the reported one is a starting point).
         public var delayAgnostic = true
-        /// Noise suppression; nil: off.
-        public var noiseSuppression: NoiseLevel? = nil
-        /// Adaptive digital gain control toward `gainTargetDBFS`.
+        /// Noise suppression; nil: off. Moderate measured better: it removes the stationary part of the
+        /// residual echo (ERLE +5–10 dB) and leaves the near end's level alone.
+        public var noiseSuppression: NoiseLevel? = .moderate
+        /// Adaptive digital gain control toward `gainTargetDBFS`. Off: it measured worse, lifting the residual
+        /// echo as much as the user's voice (ERLE −5–15 dB in the first seconds).
         public var gainControl = false
         /// The gain control's target level, in dB below full scale.
         public var gainTargetDBFS = 3
         /// Removes DC and rumble before the canceller.
         public var highPassFilter = true
 
-        /// The canceller with what measured best on speech (see `EchoCancellerTests`).
+        /// What measured best on speech (`PARLEY_BENCH=1 swift test --filter EchoCancellerTests`).
         public init() {}
     }
 

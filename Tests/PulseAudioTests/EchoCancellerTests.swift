@@ -39,7 +39,7 @@ final class EchoCancellerTests: XCTestCase {
         if let v = env["PARLEY_AEC_SUPPRESSION"].flatMap(Int32.init).flatMap(AudioProcessor.Settings.Suppression.init) {
             settings.processing.suppression = v
         }
-        if env["PARLEY_AEC_NS"] == "1" { settings.processing.noiseSuppression = .moderate }
+        if env["PARLEY_AEC_NS"] == "0" { settings.processing.noiseSuppression = nil }
         if env["PARLEY_AEC_AGC"] == "1" { settings.processing.gainControl = true }
         if env["PARLEY_AEC_EXTENDED"] == "0" { settings.processing.extendedFilter = false }
         if env["PARLEY_AEC_AGNOSTIC"] == "0" { settings.processing.delayAgnostic = false }
