@@ -72,3 +72,33 @@ final class ChunkRecorder: @unchecked Sendable {
         return true
     }
 }
+
+/// Counts events from another thread (e.g. chunks read) and lets a test wait for a count with a deadline.
+final class ReadCounter: @unchecked Sendable {
+    private let cond = NSCondition()
+    private var n = 0
+
+    func increment() {
+        cond.lock()
+        n += 1
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    var count: Int {
+        cond.lock()
+        defer { cond.unlock() }
+        return n
+    }
+
+    /// Waits until the count reaches `target`, or `timeout` seconds. True if it did.
+    func wait(atLeast target: Int, timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        cond.lock()
+        defer { cond.unlock() }
+        while n < target {
+            if !cond.wait(until: deadline) { return n >= target }
+        }
+        return true
+    }
+}
