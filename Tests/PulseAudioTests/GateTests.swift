@@ -113,30 +113,3 @@ final class GateTests: XCTestCase {
         sink.close()
     }
 }
-
-/// Collects stream events and lets a test wait for a condition on them with a deadline.
-final class ChunkEvents: @unchecked Sendable {
-    private let cond = NSCondition()
-    private var events: [AudioEvent] = []
-
-    func append(_ e: AudioEvent) {
-        cond.lock()
-        events.append(e)
-        cond.broadcast()
-        cond.unlock()
-    }
-
-    var all: [AudioEvent] { cond.lock(); defer { cond.unlock() }; return events }
-
-    /// Waits until `predicate` holds over the events so far, or `timeout` seconds. True if it held.
-    @discardableResult
-    func wait(timeout: Double, until predicate: ([AudioEvent]) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        cond.lock()
-        defer { cond.unlock() }
-        while !predicate(events) {
-            if !cond.wait(until: deadline) { return predicate(events) }
-        }
-        return true
-    }
-}

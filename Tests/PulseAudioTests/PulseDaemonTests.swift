@@ -296,12 +296,12 @@ final class PulseDaemonTests: XCTestCase {
     func testGateOnARealCapture() throws {
         let server = try testPulseServer()
         let rec = ChunkRecorder()
-        let reads = ReadCounter()
-        let capture = PulseCapture(options: .init(server: server, device: nullMonitor), onLevel: { _ in reads.increment() })
+        let reads = Collector<UInt64>()
+        let capture = PulseCapture(options: .init(server: server, device: nullMonitor), onLevel: { _ in reads.append(0) })
         try capture.open { rec.append($0) }
         defer { capture.close() }
         // Closed: reads go on, nothing is delivered.
-        XCTAssertTrue(reads.wait(atLeast: 10, timeout: 10))
+        XCTAssertTrue(reads.wait(timeout: 10) { $0.count >= 10 })
         XCTAssertGreaterThanOrEqual(capture.stats.chunksRead, 10)
         XCTAssertEqual(rec.all.count, 0)
         capture.setGate(open: true)
@@ -309,7 +309,8 @@ final class PulseDaemonTests: XCTestCase {
         capture.setGate(open: false)
         XCTAssertTrue(rec.wait(timeout: 10) { $0.last?.endsGate == true })
         let n = rec.all.count
-        XCTAssertTrue(reads.wait(atLeast: reads.count + 5, timeout: 10), "five more chunks read with the gate closed")
+        let read = reads.all.count
+        XCTAssertTrue(reads.wait(timeout: 10) { $0.count >= read + 5 }, "five more chunks read with the gate closed")
         XCTAssertEqual(rec.all.count, n, "nothing after the chunk that ended the gate")
         XCTAssertEqual(rec.all.filter(\.endsGate).count, 1)
         for c in rec.all { XCTAssertEqual(c.samples.count, 320) }
