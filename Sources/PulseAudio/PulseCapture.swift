@@ -159,23 +159,20 @@ public final class PulseCapture: AudioSource {
 
         func run(stream initial: SimpleStream, consumer: @Sendable (AudioChunk) -> Void) {
             raiseThreadPriority(name: "parley-capture")
-            var stream: SimpleStream? = initial
-            var device = options.device
+            var link = ReopeningStream(kind: .source, stream: initial, device: options.device,
+                                       open: { d throws(PulseAudioError) in try openStream(device: d) }, onEvent: onEvent)
             let count = options.format.sampleCount(milliseconds: options.chunkMilliseconds)
             var samples = [Int16](repeating: 0, count: count)
             var sequence: UInt64 = 0
             defer { exited.signal() }
-            while !state.withLock({ $0.stopRequested }) {
-                guard let s = stream else {
-                    stream = reopen(lostDevice: device)
-                    device = nil
-                    continue
-                }
+            let stopped = { state.withLock { $0.stopRequested } }
+            while !stopped() {
+                guard let s = link.current(isStopped: stopped, retry: { _ = wake.wait(timeout: .now() + 1) },
+                                           reopened: { state.withLock { $0.stats.reopens += 1 } }) else { break }
                 do {
                     try samples.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in try s.read(into: b) }
                 } catch {
-                    lost(device: device, error: error)
-                    stream = nil
+                    link.lose(error, detachWatcher: detachWatcher)
                     continue
                 }
                 let timestamp = MonotonicClock.now()
@@ -200,10 +197,9 @@ public final class PulseCapture: AudioSource {
                 }
                 onLevel?(level)
                 sequence += 1
-                if removed, let name = device {
+                if removed, let name = link.device {
                     // The server moved the stream (or will kill it); reopen on the default ourselves.
-                    lost(device: device, error: .noSuchDevice(name: name, kind: .source))
-                    stream = nil
+                    link.lose(.noSuchDevice(name: name, kind: .source), detachWatcher: detachWatcher)
                     continue
                 }
                 if sequence % 50 == 0 {
@@ -213,31 +209,11 @@ public final class PulseCapture: AudioSource {
             }
         }
 
-        func lost(device: String?, error: PulseAudioError) {
-            let watcher = state.withLock { s -> DeviceWatcher? in
+        func detachWatcher() -> DeviceWatcher? {
+            state.withLock { s -> DeviceWatcher? in
                 s.deviceRemoved = false
                 return s.watcher.take()
             }
-            watcher?.stop()
-            onEvent?(.deviceLost(kind: .source, device: device, error: error))
-        }
-
-        /// Reopens on the default source, retrying every second until it works or `close()` is called.
-        func reopen(lostDevice: String?) -> SimpleStream? {
-            var reported = false
-            while !state.withLock({ $0.stopRequested }) {
-                do {
-                    let s = try openStream(device: nil)
-                    state.withLock { $0.stats.reopens += 1 }
-                    onEvent?(.reopened(kind: .source, device: nil))
-                    return s
-                } catch {
-                    if !reported { onEvent?(.reopenFailed(kind: .source, error: error)) }
-                    reported = true
-                    _ = wake.wait(timeout: .now() + 1)
-                }
-            }
-            return nil
         }
     }
 }

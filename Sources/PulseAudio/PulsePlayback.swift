@@ -275,8 +275,8 @@ public final class PulsePlayback: AudioSink {
 
         func run(stream initial: SimpleStream) {
             raiseThreadPriority(name: "parley-playback")
-            var stream: SimpleStream? = initial
-            var device = options.device
+            var link = ReopeningStream(kind: .sink, stream: initial, device: options.device,
+                                       open: { d throws(PulseAudioError) in try openStream(device: d) }, onEvent: onEvent)
             let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
             let record = options.recordTimings
             let blockNanos = UInt64(options.format.duration(sampleCount: blockSamples) * 1e9)
@@ -299,11 +299,11 @@ public final class PulsePlayback: AudioSink {
                 }
             }
             while true {
-                if stream == nil {
-                    stream = reopen()
-                    device = nil
-                    if stream == nil { break }  // closed while reopening
-                padNext = true
+                if link.stream == nil {
+                    let reopened = link.current(isStopped: { shared.locked { $0.stopRequested } }, retry: waitBeforeRetry,
+                                                reopened: { shared.locked { $0.stats.reopens += 1 } })
+                    if reopened == nil { break }  // closed while reopening
+                    padNext = true
                 }
                 let step: Step = shared.locked { s in
                     while !s.stopRequested && s.flushRequestedAt == nil && !s.deviceRemoved {
@@ -331,16 +331,15 @@ public final class PulsePlayback: AudioSink {
                 }
                 if case .stop = step { break }
                 if case .deviceRemoved = step {
-                    if stream != nil, let name = device {
-                        lost(device: device, error: .noSuchDevice(name: name, kind: .sink))
-                        stream = nil
+                    if link.stream != nil, let name = link.device {
+                        link.lose(.noSuchDevice(name: name, kind: .sink), detachWatcher: detachWatcher)
                     } else {
                         shared.locked { $0.deviceRemoved = false }
                     }
                     continue
                 }
                 guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
-                guard let out = stream else { break }
+                guard let out = link.stream else { break }
                 do throws(PulseAudioError) {
                     if let flushAt {
                         try out.flush()
@@ -412,8 +411,7 @@ public final class PulsePlayback: AudioSink {
                         if finished { onEvent?(.playbackFinished) }
                     }
                 } catch {
-                    lost(device: device, error: error)
-                    stream = nil
+                    link.lose(error, detachWatcher: detachWatcher)
                 }
             }
         }
@@ -427,35 +425,20 @@ public final class PulsePlayback: AudioSink {
             block.withUnsafeBufferPointer { canceller.played($0, heardFrom: heard) }
         }
 
-        func lost(device: String?, error: PulseAudioError) {
-            let watcher = shared.locked { s -> DeviceWatcher? in
+        func detachWatcher() -> DeviceWatcher? {
+            shared.locked { s -> DeviceWatcher? in
                 s.deviceRemoved = false
                 defer { s.watcher = nil }
                 return s.watcher
             }
-            watcher?.stop()
-            onEvent?(.deviceLost(kind: .sink, device: device, error: error))
         }
 
-        /// Reopens on the default sink, retrying every second until it works or `close()` is called.
-        func reopen() -> SimpleStream? {
-            var reported = false
-            while !shared.locked({ $0.stopRequested }) {
-                do {
-                    let s = try openStream(device: nil)
-                    shared.locked { $0.stats.reopens += 1 }
-                    onEvent?(.reopened(kind: .sink, device: nil))
-                    return s
-                } catch {
-                    if !reported { onEvent?(.reopenFailed(kind: .sink, error: error)) }
-                    reported = true
-                    let deadline = Date(timeIntervalSinceNow: 1)
-                    shared.locked { s in
-                        if !s.stopRequested { _ = s.cond.wait(until: deadline) }
-                    }
-                }
+        /// Waits a second before the next reopen attempt, or less if the stream is closed meanwhile.
+        func waitBeforeRetry() {
+            let deadline = Date(timeIntervalSinceNow: 1)
+            shared.locked { s in
+                if !s.stopRequested { _ = s.cond.wait(until: deadline) }
             }
-            return nil
         }
     }
 }
