@@ -31,6 +31,9 @@ public final class AcousticEchoCanceller: Sendable {
         public var targetEchoDelayMilliseconds = 30
         /// Re-point the far end only when the echo is off target by more than this, in ms.
         public var realignThresholdMilliseconds = 30
+        /// How much far-end audio (seconds) the canceller must have heard, since it started or was re-pointed,
+        /// before it counts as converged (the offline benchmark reaches 25–45 dB ERLE after 2 s).
+        public var convergenceSeconds = 2.0
         /// The delay reported to the canceller, in ms (its delay-agnostic mode mostly finds its own).
         public var reportedDelayMilliseconds = 30
 
@@ -54,6 +57,8 @@ public final class AcousticEchoCanceller: Sendable {
         public var farOffsetMilliseconds = 0
         /// Times the delay estimator re-pointed the far end.
         public var realignments = 0
+        /// Near-end frames with far end since the canceller started or was last re-pointed.
+        public var framesAdapted = 0
         /// The canceller's metrics, updated once a second of audio.
         public var metrics: AudioProcessor.Metrics?
 
@@ -108,12 +113,20 @@ public final class AcousticEchoCanceller: Sendable {
         set {
             active.store(newValue, ordering: .relaxed)
             if !newValue {
+                near.withLock { $0.stats.framesAdapted = 0 }
                 far.withLock { f in
                     f.timeline.flush(at: 0)
                     f.expectedNext = nil
                 }
             }
         }
+    }
+
+    /// Whether the canceller has heard enough of the far end to be trusted with full duplex; until then the
+    /// half-duplex gate should guard the mic (the first reply's first seconds would otherwise leak).
+    public var isConverged: Bool {
+        let needed = Int(settings.convergenceSeconds * 100)
+        return near.withLock { $0.stats.framesAdapted >= needed }
     }
 
     /// What the header says while this canceller protects the mic.
@@ -170,7 +183,10 @@ public final class AcousticEchoCanceller: Sendable {
                 n.far.withUnsafeMutableBufferPointer { buffer in
                     far.withLock { f in f.timeline.read(into: buffer, from: farFrom) }
                 }
-                if n.far.contains(where: { $0 != 0 }) { n.stats.framesWithFarEnd += 1 }
+                if n.far.contains(where: { $0 != 0 }) {
+                    n.stats.framesWithFarEnd += 1
+                    n.stats.framesAdapted += 1
+                }
                 track(&n, nearFrame: samples[offset..<(offset + frame)])
                 let ok = processFrame(&n, samples: &samples, offset: offset, frame: frame)
                 if !ok { n.stats.failures += 1 }
@@ -204,6 +220,7 @@ public final class AcousticEchoCanceller: Sendable {
         n.estimator.reset()
         n.candidateLag = nil
         n.stats.realignments += 1
+        n.stats.framesAdapted = 0
     }
 
     /// One far frame then one near frame; false if the library refused (the near frame is left as captured).

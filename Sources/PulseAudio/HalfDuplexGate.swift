@@ -41,6 +41,10 @@ public struct HalfDuplexGate: Sendable, Hashable {
     /// A playback level above this counts as the model speaking, in dBFS.
     public var speakingThresholdDBFS: Double = -55
 
+    /// With `.canceller`: whether the canceller has converged. Until it has, the gate mutes the mic while the
+    /// model speaks, as in half-duplex.
+    public var cancellerConverged = true
+
     private var lastSpeech: Double = -.infinity
     private var louderSince: Double?
     /// Whether the mic passed at the last update.
@@ -55,7 +59,7 @@ public struct HalfDuplexGate: Sendable, Hashable {
     /// is in its speaking turn — and returns whether the mic passes.
     @discardableResult
     public mutating func update(micDBFS: Double, playbackDBFS: Double, modelSpeaking: Bool, at time: Double) -> Bool {
-        guard case .halfDuplex = protection else {
+        guard gating else {
             isMicOpen = true
             return true
         }
@@ -75,10 +79,20 @@ public struct HalfDuplexGate: Sendable, Hashable {
         return isMicOpen
     }
 
+    /// Whether the gate is muting the mic while the model speaks: half-duplex, or a canceller still adapting.
+    private var gating: Bool {
+        switch protection {
+        case .halfDuplex: return true
+        case .canceller: return !cancellerConverged
+        case .echoCancellation, .none: return false
+        }
+    }
+
     /// What the UI says about the active protection and its state now.
     public var statusDescription: String {
         switch protection {
         case .halfDuplex: return protection.description + (isMicOpen ? "" : " — mic muted")
+        case .canceller where !cancellerConverged: return protection.description + " — adapting" + (isMicOpen ? "" : ", mic muted")
         default: return protection.description
         }
     }

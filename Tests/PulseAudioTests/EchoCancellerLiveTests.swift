@@ -87,5 +87,21 @@ final class EchoCancellerLiveTests: XCTestCase {
         XCTAssertGreaterThan(erle, 12, "the far end is cancelled")
         XCTAssertGreaterThan(nearAloneCleaned, nearAlone - 3, "the near end alone passes")
         XCTAssertGreaterThan(doubleTalk, nearAlone - 8, "the near end is kept in double talk")
+
+        // The next reply, after playback ran dry and restarted: the far end is placed again from the latency
+        // figures and must still line up with its echo.
+        let t1 = MonotonicClock.now()
+        speaker.write(Array(f.far24.prefix(Int(4 * 24_000))))
+        speaker.drain()
+        XCTAssertTrue(cleanedChunks.wait(timeout: 20) { ($0.last?.timestamp ?? 0) >= t1 + 4_200_000_000 }, "captured")
+        func power2(_ r: ChunkRecorder, _ from: Double, _ to: Double) -> Double {
+            let a = t1 + UInt64(from * 1e9), b = t1 + UInt64(to * 1e9)
+            return Signals.rmsDB(r.all.filter { $0.timestamp >= a && $0.timestamp < b }.flatMap(\.samples)[...])
+        }
+        let restartERLE = power2(rawChunks, 0.2, 3.8) - power2(cleanedChunks, 0.2, 3.8)
+        let firstSecond = power2(rawChunks, 0.2, 1.2) - power2(cleanedChunks, 0.2, 1.2)
+        print(String(format: "after a restart: ERLE %.1f dB (first second %.1f dB), cleaned level %.1f dBFS",
+                     restartERLE, firstSecond, power2(cleanedChunks, 0.2, 3.8)))
+        XCTAssertGreaterThan(restartERLE, 12, "still cancelled after playback restarts")
     }
 }

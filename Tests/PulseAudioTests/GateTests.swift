@@ -113,3 +113,15 @@ final class GateTests: XCTestCase {
         sink.close()
     }
 }
+
+final class CancellerGateTests: XCTestCase {
+    func testAnAdaptingCancellerIsGuardedByTheGateThenFullDuplex() {
+        var g = HalfDuplexGate(protection: .canceller)
+        g.cancellerConverged = false
+        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 0), "adapting: echo muted")
+        XCTAssertTrue(g.statusDescription.contains("adapting"))
+        g.cancellerConverged = true
+        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 0.02), "converged: full duplex")
+        XCTAssertFalse(g.statusDescription.contains("adapting"))
+    }
+}

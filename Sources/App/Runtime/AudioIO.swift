@@ -139,7 +139,9 @@ final class AudioIO: Sendable {
         let bytes = Data(chunk.littleEndianBytes)
         let now = Double(chunk.timestamp) / 1e9
         let playing = playback?.levels().rmsDBFS ?? -100
+        let converged = canceller?.isConverged ?? true
         let (session, manual, pass) = state.withLock { s in
+            s.halfDuplex.cancellerConverged = converged
             let pass = s.manualActivity
                 || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelSpeaking, at: now)
             return (s.session, s.manualActivity, pass)
