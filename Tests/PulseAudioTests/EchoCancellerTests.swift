@@ -47,6 +47,19 @@ final class EchoCancellerTests: XCTestCase {
         print(String(format: "far end %.1f s, near end %.1f s at 6.0 s, IR RT60 250 ms", Double(f.far16.count) / 16_000,
                      Double(f.near.count) / 16_000))
         print("delay ms | echo dB | ERLE dB from 2 s / after DT | near gain dB | DT in/out dBFS | CPU % of a core | far offset ms")
+        // The library alone (optimised by the distribution), without parley's alignment around it.
+        let processor = try AudioProcessor(settings: settings.processing)
+        var near = [Int16](repeating: 0, count: 160)
+        let cpu0 = MonotonicClock.threadCPUTime()
+        var frames = 0
+        for start in stride(from: 0, to: f.far16.count - 160, by: 160) {
+            try f.far16[start..<(start + 160)].withUnsafeBufferPointer { try processor.analyzeFarEnd($0) }
+            for k in 0..<160 { near[k] = f.far16[start + k] / 4 }
+            try near.withUnsafeMutableBufferPointer { try processor.processNearEnd($0, delayMilliseconds: 0) }
+            frames += 1
+        }
+        let libraryCPU = Double(MonotonicClock.threadCPUTime() - cpu0) / 1e9 / (Double(frames) / 100)
+        print(String(format: "WebRTC processing alone: %.2f %% of a core", 100 * libraryCPU))
         for delay in [30, 80, 150] {
             for gain in env["PARLEY_AEC_QUICK"] == "1" ? [-6.0] : [0.0, -6.0, -20.0] {
                 let r = try EchoScenario(delayMilliseconds: delay, echoGainDB: gain)
