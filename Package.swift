@@ -22,6 +22,17 @@ let package = Package(
         // C libraries through module maps and small shim headers.
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
+        // A C interface to WebRTC's echo canceller, noise suppression and gain control (Debian
+        // libwebrtc-audio-processing-dev 0.3, C++), for PulseAudio. The flags are `pkg-config --cflags --libs
+        // webrtc-audio-processing`, given here because SwiftPM refuses a .pc file's -D flags.
+        .target(
+            name: "CAudioProcessing",
+            cxxSettings: [
+                .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+                .unsafeFlags(["-isystem", "/usr/include/webrtc_audio_processing"]),
+            ],
+            linkerSettings: [.linkedLibrary("webrtc_audio_processing")]
+        ),
 
         // One monotonic time base for every module (and a `Duration` conversion).
         .target(name: "ParleyTime"),
@@ -55,7 +66,9 @@ let package = Package(
             ]
         ),
         // Audio I/O over PulseAudio; the only module that calls pa_*.
-        .target(name: "PulseAudio", dependencies: ["CPulse"]),
+        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing"]),
+        // Audio sources and sinks without devices, for tests.
+        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The parley executable.
@@ -89,9 +102,10 @@ let package = Package(
             name: "LiveSimulatorTests",
             dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
         ),
-        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio"]),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx14
 )

@@ -6,7 +6,7 @@ set -euo pipefail
 want_test=0
 [[ "${1:-}" == "--test" ]] && want_test=1
 
-build_pkgs=(libncursesw5-dev libpulse-dev libssl-dev pkg-config)
+build_pkgs=(libncursesw5-dev libpulse-dev libssl-dev libwebrtc-audio-processing-dev pkg-config)
 test_pkgs=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber tmux sox espeak-ng)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

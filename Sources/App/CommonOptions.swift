@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Live
+import PulseAudio
 
 /// Options every command that talks to Gemini shares.
 struct CommonOptions: ParsableArguments {
@@ -40,8 +41,13 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .customLong("no-audio"), help: "Run without sound: text turns only.")
     var noAudio = false
 
-    @Flag(name: .customLong("echo-cancel"), help: "Load PulseAudio's echo canceller for open mic on speakers.")
+    @Flag(name: .customLong("echo-cancel"), help: "Load PulseAudio's echo canceller (same as --echo pulse).")
     var echoCancel = false
+
+    @Option(name: .customLong("echo"), help: ArgumentHelp(
+        "Echo protection: auto (parley's canceller in open mic), webrtc, pulse (PulseAudio's module), gate (mute the mic while parley speaks) or off (headphones).",
+        valueName: "mode"))
+    var echo: String?
 
     @Flag(name: .customLong("google-search"), help: "Let the model ground answers with Google Search.")
     var googleSearch = false
@@ -67,6 +73,9 @@ struct CommonOptions: ParsableArguments {
         }
         if let mode, Config.Mode(rawValue: mode) == nil {
             throw ValidationError("--mode must be ptt or open (got \(mode))")
+        }
+        if let echo, EchoCancelMode(setting: echo) == nil {
+            throw ValidationError("--echo must be \(EchoCancelMode.choices) (got \(echo))")
         }
         if system != nil, systemFile != nil {
             throw ValidationError("give --system or --system-file, not both")
@@ -113,7 +122,8 @@ struct CommonOptions: ParsableArguments {
         if let theme { c.theme = theme }
         if let mode, let m = Config.Mode(rawValue: mode) { c.mode = m }
         if let logFile { c.logFile = logFile }
-        if echoCancel { c.echoCancel = true }
+        if echoCancel { c.echoCancel = .pulse }
+        if let echo, let m = EchoCancelMode(setting: echo) { c.echoCancel = m }
         if googleSearch { c.googleSearch = true }
         return c
     }

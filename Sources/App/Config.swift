@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import PulseAudio
 import TOMLKit
 
 /// parley's settings, from `config.toml` and then the command line.
@@ -17,7 +18,8 @@ struct Config: Sendable, Equatable {
     var mic: String?
     var speaker: String?
     var theme = "default"
-    var echoCancel = false
+    /// How the model is kept from hearing itself (`echo_cancel`; the old true/false still work).
+    var echoCancel = EchoCancelMode.auto
     /// `START_SENSITIVITY_HIGH|LOW`.
     var startSensitivity: String?
     /// `END_SENSITIVITY_HIGH|LOW`.
@@ -98,7 +100,15 @@ struct Config: Sendable, Equatable {
         if let v = try reader.string(table, "theme") { theme = v }
         if let v = try reader.string(table, "transcript_dir") { transcriptDir = v }
         if let v = try reader.string(table, "log_file") { logFile = v }
-        if let v = try reader.bool(table, "echo_cancel") { echoCancel = v }
+        if let v = table["echo_cancel"] {
+            if let b = v.bool {
+                echoCancel = EchoCancelMode(legacy: b)
+            } else if let name = v.string, let m = EchoCancelMode(setting: name) {
+                echoCancel = m
+            } else {
+                throw reader.error("echo_cancel", "must be one of \(EchoCancelMode.choices) (or true/false)")
+            }
+        }
         if let v = try reader.bool(table, "google_search") { googleSearch = v }
         if let v = try reader.int(table, "playback_buffer_ms", range: 20...2000) { playbackBufferMs = v }
         if let v = try reader.string(table, "thinking") { modelOptions.thinkingLevel = v.lowercased() }
@@ -189,7 +199,7 @@ struct Config: Sendable, Equatable {
         func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\"" }
         var lines = [
             "model = \(q(model))", "voice = \(q(voice))", "mode = \(q(mode.rawValue))", "theme = \(q(theme))",
-            "echo_cancel = \(echoCancel)", "playback_buffer_ms = \(playbackBufferMs)", "google_search = \(googleSearch)",
+            "echo_cancel = \(q(echoCancel.rawValue))", "playback_buffer_ms = \(playbackBufferMs)", "google_search = \(googleSearch)",
         ]
         if let systemInstruction { lines.append("system = \(q(systemInstruction))") }
         if let v = modelOptions.thinkingLevel { lines.append("thinking = \(q(v))") }

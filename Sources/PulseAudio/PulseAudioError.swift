@@ -16,6 +16,10 @@ public enum PulseAudioError: Error, Sendable, Equatable, CustomStringConvertible
     case moduleLoadFailed(module: String, reason: String)
     /// The stream was already closed.
     case closed
+    /// WebRTC's audio processing could not be created with these settings.
+    case processingUnavailable(reason: String)
+    /// WebRTC's audio processing rejected a frame.
+    case processingFailed(reason: String)
     /// A WAV file could not be read or written.
     case wav(path: String, problem: WAVProblem)
 
@@ -74,6 +78,10 @@ public enum PulseAudioError: Error, Sendable, Equatable, CustomStringConvertible
             return "could not load \(module) (\(reason))"
         case .closed:
             return "the audio stream is closed"
+        case let .processingUnavailable(reason):
+            return "the echo canceller could not be created (\(reason))"
+        case let .processingFailed(reason):
+            return "the echo canceller rejected a frame (\(reason))"
         case let .wav(path, problem):
             return "\(path) \(problem.message)"
         }
@@ -100,6 +108,10 @@ public enum PulseAudioError: Error, Sendable, Equatable, CustomStringConvertible
             return "run without --echo-cancel (half-duplex gating protects against echo), or install the module"
         case .closed:
             return "open the stream again"
+        case .processingUnavailable:
+            return "parley falls back to half-duplex gating; echo_cancel = \"pulse\" tries PulseAudio's canceller"
+        case .processingFailed:
+            return "the microphone is passed on unprocessed; report this with the log"
         case let .wav(path, problem):
             return problem.hint(path: path)
         }

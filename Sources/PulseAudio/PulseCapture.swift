@@ -39,6 +39,9 @@ public final class PulseCapture: AudioSource {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "microphone"
+        /// Removes what the speaker plays from each chunk before it is metered and delivered (the same
+        /// canceller must be given to the playback stream).
+        public var echoCanceller: AcousticEchoCanceller?
 
         /// Options with the defaults; `device` nil means the default source.
         public init(server: String? = nil, device: String? = nil) {
@@ -156,26 +159,28 @@ public final class PulseCapture: AudioSource {
 
         func run(stream initial: SimpleStream, consumer: @Sendable (AudioChunk) -> Void) {
             raiseThreadPriority(name: "parley-capture")
-            var stream: SimpleStream? = initial
-            var device = options.device
+            var link = ReopeningStream(kind: .source, stream: initial, device: options.device,
+                                       open: { d throws(PulseAudioError) in try openStream(device: d) }, onEvent: onEvent)
             let count = options.format.sampleCount(milliseconds: options.chunkMilliseconds)
             var samples = [Int16](repeating: 0, count: count)
             var sequence: UInt64 = 0
             defer { exited.signal() }
-            while !state.withLock({ $0.stopRequested }) {
-                guard let s = stream else {
-                    stream = reopen(lostDevice: device)
-                    device = nil
-                    continue
-                }
+            let stopped = { state.withLock { $0.stopRequested } }
+            while !stopped() {
+                guard let s = link.current(isStopped: stopped, retry: { _ = wake.wait(timeout: .now() + 1) },
+                                           reopened: { state.withLock { $0.stats.reopens += 1 } }) else { break }
                 do {
                     try samples.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in try s.read(into: b) }
                 } catch {
-                    lost(device: device, error: error)
-                    stream = nil
+                    link.lose(error, detachWatcher: detachWatcher)
                     continue
                 }
                 let timestamp = MonotonicClock.now()
+                if let canceller = options.echoCanceller {
+                    // The chunk's last sample reached the mic `latency` before the read returned.
+                    let back = s.latency() * 1000 + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
+                    canceller.process(&samples, capturedFrom: timestamp > back ? timestamp - back : 0)
+                }
                 let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
                 let cpu = MonotonicClock.threadCPUTime()
                 let (deliver, endsGate, removed) = state.withLock { st in
@@ -192,10 +197,9 @@ public final class PulseCapture: AudioSource {
                 }
                 onLevel?(level)
                 sequence += 1
-                if removed, let name = device {
+                if removed, let name = link.device {
                     // The server moved the stream (or will kill it); reopen on the default ourselves.
-                    lost(device: device, error: .noSuchDevice(name: name, kind: .source))
-                    stream = nil
+                    link.lose(.noSuchDevice(name: name, kind: .source), detachWatcher: detachWatcher)
                     continue
                 }
                 if sequence % 50 == 0 {
@@ -205,31 +209,11 @@ public final class PulseCapture: AudioSource {
             }
         }
 
-        func lost(device: String?, error: PulseAudioError) {
-            let watcher = state.withLock { s -> DeviceWatcher? in
+        func detachWatcher() -> DeviceWatcher? {
+            state.withLock { s -> DeviceWatcher? in
                 s.deviceRemoved = false
                 return s.watcher.take()
             }
-            watcher?.stop()
-            onEvent?(.deviceLost(kind: .source, device: device, error: error))
-        }
-
-        /// Reopens on the default source, retrying every second until it works or `close()` is called.
-        func reopen(lostDevice: String?) -> SimpleStream? {
-            var reported = false
-            while !state.withLock({ $0.stopRequested }) {
-                do {
-                    let s = try openStream(device: nil)
-                    state.withLock { $0.stats.reopens += 1 }
-                    onEvent?(.reopened(kind: .source, device: nil))
-                    return s
-                } catch {
-                    if !reported { onEvent?(.reopenFailed(kind: .source, error: error)) }
-                    reported = true
-                    _ = wake.wait(timeout: .now() + 1)
-                }
-            }
-            return nil
         }
     }
 }

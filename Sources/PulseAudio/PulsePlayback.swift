@@ -69,6 +69,9 @@ public final class PulsePlayback: AudioSink {
         public var restartPaddingMilliseconds = 25
         /// Record per-chunk timings in `stats` (benchmarks).
         public var recordTimings = false
+        /// Told every block written (with when it will be heard) and every flush: the far end of the capture
+        /// stream's echo canceller.
+        public var echoCanceller: AcousticEchoCanceller?
 
         /// Options with the defaults; `device` nil means the default sink.
         public init(server: String? = nil, device: String? = nil, targetLatencyMilliseconds: Int = 80) {
@@ -272,8 +275,8 @@ public final class PulsePlayback: AudioSink {
 
         func run(stream initial: SimpleStream) {
             raiseThreadPriority(name: "parley-playback")
-            var stream: SimpleStream? = initial
-            var device = options.device
+            var link = ReopeningStream(kind: .sink, stream: initial, device: options.device,
+                                       open: { d throws(PulseAudioError) in try openStream(device: d) }, onEvent: onEvent)
             let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
             let record = options.recordTimings
             let blockNanos = UInt64(options.format.duration(sampleCount: blockSamples) * 1e9)
@@ -296,11 +299,11 @@ public final class PulsePlayback: AudioSink {
                 }
             }
             while true {
-                if stream == nil {
-                    stream = reopen()
-                    device = nil
-                    if stream == nil { break }  // closed while reopening
-                padNext = true
+                if link.stream == nil {
+                    let reopened = link.current(isStopped: { shared.locked { $0.stopRequested } }, retry: waitBeforeRetry,
+                                                reopened: { shared.locked { $0.stats.reopens += 1 } })
+                    if reopened == nil { break }  // closed while reopening
+                    padNext = true
                 }
                 let step: Step = shared.locked { s in
                     while !s.stopRequested && s.flushRequestedAt == nil && !s.deviceRemoved {
@@ -328,16 +331,15 @@ public final class PulsePlayback: AudioSink {
                 }
                 if case .stop = step { break }
                 if case .deviceRemoved = step {
-                    if stream != nil, let name = device {
-                        lost(device: device, error: .noSuchDevice(name: name, kind: .sink))
-                        stream = nil
+                    if link.stream != nil, let name = link.device {
+                        link.lose(.noSuchDevice(name: name, kind: .sink), detachWatcher: detachWatcher)
                     } else {
                         shared.locked { $0.deviceRemoved = false }
                     }
                     continue
                 }
                 guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
-                guard let out = stream else { break }
+                guard let out = link.stream else { break }
                 do throws(PulseAudioError) {
                     if let flushAt {
                         try out.flush()
@@ -346,6 +348,7 @@ public final class PulsePlayback: AudioSink {
                         resumeAt = 0
                         padNext = true
                         let done = MonotonicClock.now()
+                        options.echoCanceller?.playbackFlushed(at: done)
                         shared.locked { s in
                             if record { s.stats.flushNanos.append(done - flushAt) }
                             if s.buffer.isEmpty {
@@ -362,6 +365,7 @@ public final class PulsePlayback: AudioSink {
                         starvedAt = nil
                         if padNext, !padding.isEmpty {
                             try padding.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
+                            tellCanceller(padding, writtenAt: MonotonicClock.now(), latency: out.latency() * 1000)
                         }
                         padNext = false
                         try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
@@ -374,6 +378,7 @@ public final class PulsePlayback: AudioSink {
                         }
                         resumeAt = emptyAfter ? 0 : written + pace
                         let latency = out.latency() * 1000
+                        tellCanceller(samples, writtenAt: written, latency: latency)
                         let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
                         let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
                         let cpu = MonotonicClock.threadCPUTime()
@@ -406,41 +411,34 @@ public final class PulsePlayback: AudioSink {
                         if finished { onEvent?(.playbackFinished) }
                     }
                 } catch {
-                    lost(device: device, error: error)
-                    stream = nil
+                    link.lose(error, detachWatcher: detachWatcher)
                 }
             }
         }
 
-        func lost(device: String?, error: PulseAudioError) {
-            let watcher = shared.locked { s -> DeviceWatcher? in
+        /// Hands a written block to the echo canceller: heard from `latency` (ns, to the block's last sample)
+        /// after the write returned, minus the block's length.
+        func tellCanceller(_ block: [Int16], writtenAt: UInt64, latency: UInt64) {
+            guard let canceller = options.echoCanceller else { return }
+            let duration = UInt64(options.format.duration(sampleCount: block.count) * 1e9)
+            let heard = writtenAt + latency - min(latency, duration)
+            block.withUnsafeBufferPointer { canceller.played($0, heardFrom: heard) }
+        }
+
+        func detachWatcher() -> DeviceWatcher? {
+            shared.locked { s -> DeviceWatcher? in
                 s.deviceRemoved = false
                 defer { s.watcher = nil }
                 return s.watcher
             }
-            watcher?.stop()
-            onEvent?(.deviceLost(kind: .sink, device: device, error: error))
         }
 
-        /// Reopens on the default sink, retrying every second until it works or `close()` is called.
-        func reopen() -> SimpleStream? {
-            var reported = false
-            while !shared.locked({ $0.stopRequested }) {
-                do {
-                    let s = try openStream(device: nil)
-                    shared.locked { $0.stats.reopens += 1 }
-                    onEvent?(.reopened(kind: .sink, device: nil))
-                    return s
-                } catch {
-                    if !reported { onEvent?(.reopenFailed(kind: .sink, error: error)) }
-                    reported = true
-                    let deadline = Date(timeIntervalSinceNow: 1)
-                    shared.locked { s in
-                        if !s.stopRequested { _ = s.cond.wait(until: deadline) }
-                    }
-                }
+        /// Waits a second before the next reopen attempt, or less if the stream is closed meanwhile.
+        func waitBeforeRetry() {
+            let deadline = Date(timeIntervalSinceNow: 1)
+            shared.locked { s in
+                if !s.stopRequested { _ = s.cond.wait(until: deadline) }
             }
-            return nil
         }
     }
 }

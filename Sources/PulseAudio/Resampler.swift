@@ -13,10 +13,10 @@ public struct Resampler: Sendable {
     /// Output rate in Hz.
     public let outputRate: Int
 
-    private let up: Int          // L: output steps per `down` input samples
-    private let down: Int        // M
-    private let halfTaps: Int    // taps each side of the centre, in input samples
-    private let phases: [[Float]]  // phases[p][k] weights input sample i + k - halfTaps + 1 for phase p/L
+    let up: Int          // L: output steps per `down` input samples
+    let down: Int        // M
+    let halfTaps: Int    // taps each side of the centre, in input samples
+    let phases: [[Float]]  // phases[p][k] weights input sample i + k - halfTaps + 1 for phase p/L
 
     /// Zero crossings of the sinc on each side of the centre (at the lower of the two rates).
     static let zeroCrossings = 16
@@ -132,5 +132,72 @@ public struct Resampler: Sendable {
             k += 1
         }
         return sum
+    }
+}
+
+/// A resampler for a stream that arrives in blocks (the far end of the echo canceller, written 10 ms at a
+/// time): it keeps the input the filter still needs between calls, so blocks join without clicks. A value;
+/// one per stream.
+public struct StreamingResampler: Sendable {
+    /// The filter.
+    public let resampler: Resampler
+    private var input: [Float] = []  // input samples from absolute index `base`
+    private var base = 0
+    private var received = 0  // input samples received since the start (or `reset`)
+    private var nextOutput = 0  // absolute index of the next output sample
+
+    /// A stream converting `from` Hz to `to` Hz.
+    public init(from: Int, to: Int) {
+        resampler = Resampler(from: from, to: to)
+    }
+
+    /// Starts a new stream: forgets the input held (the stream is taken as silent before the next block).
+    public mutating func reset() {
+        input.removeAll(keepingCapacity: true)
+        base = 0
+        received = 0
+        nextOutput = 0
+    }
+
+    /// Appends `block` and returns every output sample now computable, with the position of the first one in
+    /// the input, in input samples from the start of the stream (fractional). The outputs lag the input by the
+    /// filter's half length (about 1 ms), which `inputPosition` accounts for.
+    public mutating func process(_ block: UnsafeBufferPointer<Int16>) -> (samples: [Int16], inputPosition: Double) {
+        let r = resampler
+        if r.inputRate == r.outputRate {
+            defer { received += block.count }
+            return (Array(block), Double(received))
+        }
+        input.reserveCapacity(input.count + block.count)
+        for v in block { input.append(Float(v)) }
+        received += block.count
+        let first = nextOutput
+        var out: [Int16] = []
+        let taps = 2 * r.halfTaps
+        input.withUnsafeBufferPointer { x in
+            while true {
+                let pos = nextOutput * r.down
+                let i = pos / r.up
+                guard i + r.halfTaps < received else { break }
+                let h = r.phases[pos - i * r.up]
+                let start = i - r.halfTaps + 1
+                var acc: Float = 0
+                for k in 0..<taps {
+                    let j = start + k - base
+                    if j >= 0 { acc += h[k] * x[j] }  // before the stream started: silence
+                }
+                let v = acc.rounded()
+                out.append(v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(v))
+                nextOutput += 1
+            }
+        }
+        // Keep only what the next output still needs.
+        let needed = (nextOutput * r.down) / r.up - r.halfTaps + 1
+        let drop = min(input.count, max(0, needed - base))
+        if drop > 0 {
+            input.removeFirst(drop)
+            base += drop
+        }
+        return (out, Double(first * r.down) / Double(r.up))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import PulseAudio
 import XCTest
 
 @testable import App
@@ -129,5 +130,24 @@ final class RememberedStateTests: XCTestCase {
         XCTAssertEqual(RememberedState.startVoice(config, remembered: .load(path)), "Kore")
         try config.apply(toml: "voice = \"Charon\"\n", file: "c.toml")
         XCTAssertEqual(RememberedState.startVoice(config, remembered: .load(path)), "Charon", "the config file wins")
+    }
+}
+
+final class EchoCancelConfigTests: XCTestCase {
+    func testEchoCancelTakesModesAndTheOldBooleans() throws {
+        func parse(_ toml: String) throws -> Config {
+            var c = Config()
+            try c.apply(toml: toml, file: "/tmp/config.toml")
+            return c
+        }
+        XCTAssertEqual(try parse("").echoCancel, .auto, "on by default (in open mic)")
+        XCTAssertEqual(try parse("echo_cancel = \"webrtc\"").echoCancel, .webrtc)
+        XCTAssertEqual(try parse("echo_cancel = \"gate\"").echoCancel, .gate)
+        XCTAssertEqual(try parse("echo_cancel = true").echoCancel, .pulse, "true loaded PulseAudio's module")
+        XCTAssertEqual(try parse("echo_cancel = false").echoCancel, .gate, "false left the half-duplex gate")
+        XCTAssertThrowsError(try parse("echo_cancel = \"loud\"")) { e in
+            XCTAssertTrue("\(e)".contains("auto, webrtc, pulse, gate or off"), "\(e)")
+        }
+        XCTAssertTrue(try parse("echo_cancel = \"off\"").printed.contains("echo_cancel = \"off\""))
     }
 }

@@ -283,7 +283,7 @@ final class ReducerTests: XCTestCase {
         let done = on(.live(.setupComplete(resumed: true)))
         XCTAssertEqual(s.mode, .open)
         XCTAssertEqual(s.ui.header.pushToTalk, .openMic)
-        XCTAssertTrue(done.contains(.mic(.open(halfDuplex: true))))
+        XCTAssertTrue(done.contains(.mic(.open(openMic: true))))
         let mute = key(space, at: 2)
         XCTAssertEqual(talkEffects(mute), stop, "Space mutes in open mic")
         XCTAssertTrue(s.ui.meters.micMuted)

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PulseAudio
+import PulseAudioTesting
 
 final class GateTests: XCTestCase {
     func testClosedGateDeliversNothing() {
@@ -88,7 +89,7 @@ final class GateTests: XCTestCase {
     func testOtherProtectionsAlwaysPassAndSayWhy() {
         var ec = HalfDuplexGate(protection: .echoCancellation(method: "webrtc"))
         XCTAssertTrue(ec.update(micDBFS: -40, playbackDBFS: -10, modelSpeaking: true, at: 0))
-        XCTAssertTrue(ec.statusDescription.contains("cancelled (webrtc)"))
+        XCTAssertTrue(ec.statusDescription.contains("cancelled (webrtc, PulseAudio module)"))
         var none = HalfDuplexGate(protection: .none)
         XCTAssertTrue(none.update(micDBFS: -40, playbackDBFS: -10, modelSpeaking: true, at: 0))
         XCTAssertTrue(none.statusDescription.contains("headphones"))
@@ -113,9 +114,14 @@ final class GateTests: XCTestCase {
     }
 }
 
-final class ChunkEvents: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [AudioEvent] = []
-    func append(_ e: AudioEvent) { lock.lock(); events.append(e); lock.unlock() }
-    var all: [AudioEvent] { lock.lock(); defer { lock.unlock() }; return events }
+final class CancellerGateTests: XCTestCase {
+    func testAnAdaptingCancellerIsGuardedByTheGateThenFullDuplex() {
+        var g = HalfDuplexGate(protection: .canceller)
+        g.cancellerConverged = false
+        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 0), "adapting: echo muted")
+        XCTAssertTrue(g.statusDescription.contains("adapting"))
+        g.cancellerConverged = true
+        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 0.02), "converged: full duplex")
+        XCTAssertFalse(g.statusDescription.contains("adapting"))
+    }
 }

@@ -307,15 +307,12 @@ final class PulseDaemonTests: XCTestCase {
     func testGateOnARealCapture() throws {
         let server = try testPulseServer()
         let rec = ChunkRecorder()
-        let capture = PulseCapture(options: .init(server: server, device: nullMonitor))
+        let reads = Collector<UInt64>()
+        let capture = PulseCapture(options: .init(server: server, device: nullMonitor), onLevel: { _ in reads.append(0) })
         try capture.open { rec.append($0) }
         defer { capture.close() }
-        XCTAssertTrue(capture.stats.chunksRead >= 0)
-        let start = MonotonicClock.now()
         // Closed: reads go on, nothing is delivered.
-        while capture.stats.chunksRead < 10 && MonotonicClock.seconds(from: start, to: MonotonicClock.now()) < 10 {
-            _ = rec.wait(timeout: 0.05) { _ in false }
-        }
+        XCTAssertTrue(reads.wait(timeout: 10) { $0.count >= 10 })
         XCTAssertGreaterThanOrEqual(capture.stats.chunksRead, 10)
         XCTAssertEqual(rec.all.count, 0)
         capture.setGate(open: true)
@@ -323,10 +320,8 @@ final class PulseDaemonTests: XCTestCase {
         capture.setGate(open: false)
         XCTAssertTrue(rec.wait(timeout: 10) { $0.last?.endsGate == true })
         let n = rec.all.count
-        let read = capture.stats.chunksRead
-        while capture.stats.chunksRead < read + 5 && MonotonicClock.seconds(from: start, to: MonotonicClock.now()) < 20 {
-            _ = rec.wait(timeout: 0.05) { _ in false }
-        }
+        let read = reads.all.count
+        XCTAssertTrue(reads.wait(timeout: 10) { $0.count >= read + 5 }, "five more chunks read with the gate closed")
         XCTAssertEqual(rec.all.count, n, "nothing after the chunk that ended the gate")
         XCTAssertEqual(rec.all.filter(\.endsGate).count, 1)
         for c in rec.all { XCTAssertEqual(c.samples.count, 320) }
@@ -351,10 +346,7 @@ final class PulseDaemonTests: XCTestCase {
         playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 20))
         XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
         XCTAssertTrue(try ctx.unloadModule(module, timeout: 3))
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while Date() < deadline, events.all.filter({ if case .reopened = $0 { return true }; return false }).count < 2 {
-            _ = rec.wait(timeout: 0.05) { _ in false }
-        }
+        events.wait(timeout: 15) { all in all.filter { if case .reopened = $0 { return true }; return false }.count >= 2 }
         let all = events.all
         XCTAssertTrue(all.contains { if case .deviceLost(.source, "parley_gone.monitor", _) = $0 { return true }; return false }, "\(all)")
         XCTAssertTrue(all.contains { if case .deviceLost(.sink, "parley_gone", _) = $0 { return true }; return false }, "\(all)")
@@ -398,13 +390,11 @@ final class PulseDaemonTests: XCTestCase {
         playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 30))
         XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
         _ = try daemon("stop")
-        let deadline = Date(timeIntervalSinceNow: 10)
-        func failedToReopen(_ kind: PulseAudioError.DeviceKind) -> Bool {
-            events.all.contains { if case .reopenFailed(kind, _) = $0 { return true }; return false }
+        func failedToReopen(_ kind: PulseAudioError.DeviceKind, in all: [AudioEvent]) -> Bool {
+            all.contains { if case .reopenFailed(kind, _) = $0 { return true }; return false }
         }
-        while Date() < deadline, !(failedToReopen(.source) && failedToReopen(.sink)) {
-            _ = rec.wait(timeout: 0.05) { _ in false }
-        }
+        func failedToReopen(_ kind: PulseAudioError.DeviceKind) -> Bool { failedToReopen(kind, in: events.all) }
+        events.wait(timeout: 10) { failedToReopen(.source, in: $0) && failedToReopen(.sink, in: $0) }
         let all = events.all
         XCTAssertTrue(all.contains { if case .deviceLost(.source, nil, .streamFailed) = $0 { return true }; return false }, "\(all)")
         XCTAssertTrue(all.contains { if case .deviceLost(.sink, nil, _) = $0 { return true }; return false }, "\(all)")

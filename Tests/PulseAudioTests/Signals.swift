@@ -40,35 +40,41 @@ enum Signals {
     static func rmsDB(_ x: ArraySlice<Int16>) -> Double { AudioLevel(measuring: x).rmsDBFS }
 }
 
-/// Collects captured chunks and lets a test wait for a condition on them without sleeping.
-final class ChunkRecorder: @unchecked Sendable {
+/// Collects what another thread reports (captured chunks, stream events, reads) and lets a test wait for a
+/// condition on it with a deadline, without sleeping.
+final class Collector<Element>: @unchecked Sendable {
     private let cond = NSCondition()
-    private var chunks: [AudioChunk] = []
+    private var items: [Element] = []
 
-    func append(_ c: AudioChunk) {
+    func append(_ e: Element) {
         cond.lock()
-        chunks.append(c)
+        items.append(e)
         cond.broadcast()
         cond.unlock()
     }
 
-    var all: [AudioChunk] {
+    var all: [Element] {
         cond.lock()
         defer { cond.unlock() }
-        return chunks
+        return items
     }
 
-    var samples: [Int16] { all.flatMap(\.samples) }
-
-    /// Waits until `predicate` holds over the chunks so far, or `timeout` seconds. True if it held.
+    /// Waits until `predicate` holds over the items so far, or `timeout` seconds. True if it held.
     @discardableResult
-    func wait(timeout: Double, until predicate: ([AudioChunk]) -> Bool) -> Bool {
+    func wait(timeout: Double, until predicate: ([Element]) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         cond.lock()
         defer { cond.unlock() }
-        while !predicate(chunks) {
-            if !cond.wait(until: deadline) { return predicate(chunks) }
+        while !predicate(items) {
+            if !cond.wait(until: deadline) { return predicate(items) }
         }
         return true
     }
+}
+
+typealias ChunkRecorder = Collector<AudioChunk>
+typealias ChunkEvents = Collector<AudioEvent>
+
+extension Collector where Element == AudioChunk {
+    var samples: [Int16] { all.flatMap(\.samples) }
 }

@@ -29,9 +29,9 @@ enum Effect: Sendable, Equatable {
 }
 
 enum MicCommand: Sendable, Equatable {
-    /// Open the gate; `halfDuplex` (open mic) holds the mic back while the model is heard, unless the
-    /// audio side has echo cancellation.
-    case open(halfDuplex: Bool)
+    /// Open the gate; `openMic` turns on the open-mic protection (the canceller, or the half-duplex gate
+    /// that holds the mic back while the model is heard); push-to-talk needs none.
+    case open(openMic: Bool)
     /// Close the gate; the chunk in flight is delivered, then `micClosed(id)` is reported.
     case close(id: Int)
 }

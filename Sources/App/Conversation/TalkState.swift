@@ -72,11 +72,11 @@ struct TalkState: Sendable, Equatable {
         case .ptt:
             guard mic != .pushing else { return fx }
             mic = .pushing
-            fx += [.live(.activityStart), .mic(.open(halfDuplex: false))]
+            fx += [.live(.activityStart), .mic(.open(openMic: false))]
         case .open:
             guard mic != .listening else { return fx }
             mic = .listening
-            fx.append(.mic(.open(halfDuplex: true)))
+            fx.append(.mic(.open(openMic: true)))
         }
         return fx
     }

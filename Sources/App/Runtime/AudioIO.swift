@@ -10,6 +10,9 @@ final class AudioIO: Sendable {
     let capture: (any AudioSource)?
     let playback: (any AudioSink)?
     let echoCanceller: EchoCanceller?
+    /// parley's own echo canceller (WebRTC), between playback and capture; nil if not wanted or unavailable.
+    let canceller: AcousticEchoCanceller?
+    private let echoMode: EchoCancelMode
     private let state: Mutex<Shared>
     private let events: EventQueue
 
@@ -17,7 +20,7 @@ final class AudioIO: Sendable {
     struct Shared {
         var session: LiveSession?
         var halfDuplex: HalfDuplexGate
-        /// The gate applies while the mic is open in open-mic mode (`MicCommand.open(halfDuplex:)`).
+        /// The gate applies while the mic is open in open-mic mode (`MicCommand.open(openMic:)`).
         var halfDuplexOn = false
         var modelAnswering = false
         /// Drop reply audio (`SpeakerCommand.cutReply`) until told otherwise.
@@ -38,29 +41,38 @@ final class AudioIO: Sendable {
         var ec: EchoCanceller?
         var capture: (any AudioSource)?
         var playback: (any AudioSink)?
-        var protection = HalfDuplexGate.Protection.halfDuplex
+        var canceller: AcousticEchoCanceller?
         if noAudio {
             problem = "no audio (--no-audio): type with Tab"
         } else {
             var mic = config.mic
             var speaker = config.speaker
-            if config.echoCancel {
+            if config.echoCancel.wantsModule {
                 // A parley that was killed may have left its canceller loaded.
                 _ = try? EchoCanceller.unloadLeftovers()
                 do {
                     let canceller = try EchoCanceller(source: mic, sink: speaker)
                     mic = canceller.sourceName
                     speaker = canceller.sinkName
-                    protection = .echoCancellation(method: canceller.method)
                     ec = canceller
                 } catch {
                     logger("echo cancellation unavailable: \(error)")
                 }
             }
-            let p = PulsePlayback(
-                options: PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs),
-                onEvent: { e in AudioIO.report(e, to: events) })
-            let c = PulseCapture(options: PulseCapture.Options(device: mic), onEvent: { e in AudioIO.report(e, to: events) })
+            if config.echoCancel.wantsCanceller {
+                do {
+                    canceller = try AcousticEchoCanceller()
+                    canceller?.isActive = config.echoCancel.cancellerActive(openMic: config.mode == .open)
+                } catch {
+                    logger("echo canceller unavailable, half-duplex gating instead: \(error)")
+                }
+            }
+            var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs)
+            po.echoCanceller = canceller
+            let p = PulsePlayback(options: po, onEvent: { e in AudioIO.report(e, to: events) })
+            var co = PulseCapture.Options(device: mic)
+            co.echoCanceller = canceller
+            let c = PulseCapture(options: co, onEvent: { e in AudioIO.report(e, to: events) })
             do {
                 try p.open()
                 playback = p
@@ -73,7 +85,11 @@ final class AudioIO: Sendable {
         self.capture = capture
         self.playback = playback
         echoCanceller = ec
+        self.canceller = capture == nil ? nil : canceller
+        echoMode = config.echoCancel
         self.problem = problem
+        let protection = config.echoCancel.protection(openMic: true, hasCanceller: self.canceller != nil,
+                                                      moduleMethod: ec?.method)
         state = Mutex(Shared(halfDuplex: HalfDuplexGate(protection: protection)))
         if let capture {
             do {
@@ -118,7 +134,9 @@ final class AudioIO: Sendable {
     private func captured(_ chunk: AudioChunk) {
         let now = Double(chunk.timestamp) / 1e9
         let playing = playback?.levels().rmsDBFS ?? -100
+        let converged = canceller?.isConverged ?? true
         let (session, pass, closed) = state.withLock { s in
+            s.halfDuplex.cancellerConverged = converged
             let pass = !s.halfDuplexOn
                 || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelAnswering, at: now)
             var closed: Int?
@@ -132,9 +150,13 @@ final class AudioIO: Sendable {
     /// Carries out a mic command from the reducer.
     func perform(_ command: MicCommand) {
         switch command {
-        case .open(let halfDuplex):
+        case .open(let openMic):
+            // The protection follows the talk mode: in open mic the canceller (or the gate) guards the mic.
+            let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoCanceller?.method)
+            canceller?.isActive = echoMode.cancellerActive(openMic: openMic)
             state.withLock {
-                $0.halfDuplexOn = halfDuplex
+                $0.halfDuplexOn = openMic
+                $0.halfDuplex.protection = protection
                 $0.pendingClose = nil
             }
             capture?.setGate(open: true)

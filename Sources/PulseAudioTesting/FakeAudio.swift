@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
+import PulseAudio
+import Synchronization
 
-/// An `AudioSource` without a device: for unit tests (feed it samples, chunks come out synchronously through
-/// the gate) and for `--no-audio` runs (`realTime: true` plays its samples, or silence, at real time).
+/// An `AudioSource` without a device: for tests: feed it samples and chunks come out synchronously through
+/// the gate, or `realTime: true` plays its samples (or silence) at real time.
 public final class FakeAudioSource: AudioSource {
     private struct State {
         var gate = CaptureGate()
@@ -21,7 +23,7 @@ public final class FakeAudioSource: AudioSource {
     private let realTime: Bool
     private let script: [Int16]
     private let loop: Bool
-    private let state = LockedState(State())
+    private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
@@ -152,7 +154,7 @@ public final class FakeAudioSink: AudioSink {
     /// The format written.
     public let format: AudioFormat
     private let onEvent: (@Sendable (AudioEvent) -> Void)?
-    private let state = LockedState(State())
+    private let state = Mutex(State())
 
     /// A fake speaker.
     public init(format: AudioFormat = .playback, onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {

@@ -1,0 +1,244 @@
+import Synchronization
+
+/// Echo cancellation inside parley: WebRTC's canceller on the capture path, with what the playback stream
+/// writes as the far end. The model's voice coming back through the microphone is removed before the mic
+/// audio is sent, so the mic can stay open while the model speaks (full duplex) and a spoken barge-in reaches
+/// the service's voice detection.
+///
+/// The playback thread reports every block it writes (`played`, with when it will be heard, from PulseAudio's
+/// latency) and every flush; the far end is resampled to the capture rate and placed on a timeline. The
+/// capture thread hands each chunk to `process` with when it was captured (from the capture latency); each
+/// 10 ms frame is processed with the far end heard `lookahead` earlier, and that lookahead is reported to the
+/// canceller as the delay. The canceller's own delay estimation (delay-agnostic mode) absorbs what the
+/// latency figures get wrong and the room adds.
+///
+/// Threading: `played` and `playbackFlushed` from the playback thread, `process` from the capture thread;
+/// everything else from any thread.
+public final class AcousticEchoCanceller: Sendable {
+    /// How the canceller is set up.
+    public struct Settings: Sendable, Hashable {
+        /// WebRTC's processing (echo, noise, gain).
+        public var processing = AudioProcessor.Settings()
+        /// The capture format (mono).
+        public var captureFormat = AudioFormat.capture
+        /// The playback format (mono).
+        public var playbackFormat = AudioFormat.playback
+        /// How much earlier than each near-end frame the far end is taken at first, in ms: the margin for
+        /// latency figures that are late. The delay estimator moves it once it has heard the echo.
+        public var lookaheadMilliseconds = 40
+        /// Where the estimator puts the echo behind the far end it is given, in ms: inside the range the
+        /// canceller tracks by itself (about 0–100 ms), with room on both sides.
+        public var targetEchoDelayMilliseconds = 30
+        /// Re-point the far end only when the echo is off target by more than this, in ms.
+        public var realignThresholdMilliseconds = 30
+        /// How much far-end audio (seconds) the canceller must have heard, since it started or was re-pointed,
+        /// before it counts as converged (the offline benchmark reaches 25–45 dB ERLE after 2 s).
+        public var convergenceSeconds = 2.0
+        /// The delay reported to the canceller, in ms (its delay-agnostic mode mostly finds its own).
+        public var reportedDelayMilliseconds = 30
+
+        /// The defaults: 16 kHz capture, 24 kHz playback, echo cancellation with a high-pass filter.
+        public init() {}
+    }
+
+    /// Counters and the canceller's own view.
+    public struct Statistics: Sendable, Hashable {
+        /// 10 ms near-end frames processed.
+        public var framesProcessed = 0
+        /// Near-end frames in which the far end was playing.
+        public var framesWithFarEnd = 0
+        /// CPU time spent in processing (both ends, on the capture thread), in seconds.
+        public var processingSeconds: Double = 0
+        /// Audio processed, in seconds.
+        public var audioSeconds: Double = 0
+        /// Frames passed on unprocessed because the library rejected them.
+        public var failures = 0
+        /// How much earlier than each near-end frame the far end is taken now, in ms.
+        public var farOffsetMilliseconds = 0
+        /// Times the delay estimator re-pointed the far end.
+        public var realignments = 0
+        /// Near-end frames with far end since the canceller started or was last re-pointed.
+        public var framesAdapted = 0
+        /// The canceller's metrics, updated once a second of audio.
+        public var metrics: AudioProcessor.Metrics?
+
+        /// The processing CPU as a fraction of one core (0.01: 1 %).
+        public var cpuFraction: Double { audioSeconds > 0 ? processingSeconds / audioSeconds : 0 }
+    }
+
+    private struct FarSide {
+        var resampler: StreamingResampler
+        var timeline: FarEndTimeline
+        var inputPosition = 0  // input samples given to the resampler since its last reset
+        var expectedNext: UInt64?  // when the block after the last one would be heard, if contiguous
+    }
+
+    private struct NearSide {
+        let processor: AudioProcessor
+        var clock = CaptureClock()
+        var estimator = EchoDelayEstimator()
+        var offsetMilliseconds: Int
+        var candidateLag: Int?  // the last estimate, waiting for one that agrees
+        var stats = Statistics()
+        var far: [Int16]
+        var near: [Int16]
+        var nextMetricsFrame = 100
+    }
+
+    /// The settings it was created with.
+    public let settings: Settings
+    private let far: Mutex<FarSide>
+    private let near: Mutex<NearSide>
+    private let active = Atomic<Bool>(true)
+
+    /// Creates the canceller; throws if WebRTC's processing cannot be created (then fall back to gating).
+    public init(settings: Settings = Settings()) throws(PulseAudioError) {
+        var processing = settings.processing
+        processing.sampleRate = settings.captureFormat.sampleRate
+        let processor = try AudioProcessor(settings: processing)
+        self.settings = settings
+        let rate = settings.captureFormat.sampleRate
+        far = Mutex(FarSide(resampler: StreamingResampler(from: settings.playbackFormat.sampleRate, to: rate),
+                            timeline: FarEndTimeline(sampleRate: rate)))
+        let frame = processor.frameSamples
+        near = Mutex(NearSide(processor: processor, offsetMilliseconds: settings.lookaheadMilliseconds,
+                              far: [Int16](repeating: 0, count: frame),
+                              near: [Int16](repeating: 0, count: frame)))
+    }
+
+    /// Whether chunks are processed. Off (push-to-talk), `process` passes the mic through and the far end is
+    /// not recorded; on again, the canceller re-adapts within a few seconds of far-end audio.
+    public var isActive: Bool {
+        get { active.load(ordering: .relaxed) }
+        set {
+            active.store(newValue, ordering: .relaxed)
+            if !newValue {
+                near.withLock { $0.stats.framesAdapted = 0 }
+                far.withLock { f in
+                    f.timeline.flush(at: 0)
+                    f.expectedNext = nil
+                }
+            }
+        }
+    }
+
+    /// Whether the canceller has heard enough of the far end to be trusted with full duplex; until then the
+    /// half-duplex gate should guard the mic (the first reply's first seconds would otherwise leak).
+    public var isConverged: Bool {
+        let needed = Int(settings.convergenceSeconds * 100)
+        return near.withLock { $0.stats.framesAdapted >= needed }
+    }
+
+    /// What the header says while this canceller protects the mic.
+    public var protection: HalfDuplexGate.Protection { .canceller }
+
+    /// The playback thread wrote `samples` (at the playback rate), first heard at `heardFrom` (ns, monotonic).
+    public func played(_ samples: UnsafeBufferPointer<Int16>, heardFrom: UInt64) {
+        guard isActive, !samples.isEmpty else { return }
+        let inRate = Double(settings.playbackFormat.sampleRate)
+        let duration = UInt64(Double(samples.count) / inRate * 1e9)
+        far.withLock { f in
+            let contiguous = f.expectedNext.map { e in
+                (heardFrom > e ? heardFrom - e : e - heardFrom) <= UInt64(f.timeline.snapTolerance)
+            } ?? false
+            if !contiguous {
+                f.resampler.reset()
+                f.inputPosition = 0
+            }
+            let blockStart = f.inputPosition
+            let (out, position) = f.resampler.process(samples)
+            f.inputPosition += samples.count
+            f.expectedNext = heardFrom + duration
+            guard !out.isEmpty else { return }
+            // The resampler lags by its half length: its first output belongs slightly before this block.
+            let offset = (position - Double(blockStart)) / inRate * 1e9
+            let at = Double(heardFrom) + offset
+            f.timeline.append(out, heardFrom: UInt64(max(0, at)))
+        }
+    }
+
+    /// The playback stream was flushed at `time` (ns): nothing written is heard after it.
+    public func playbackFlushed(at time: UInt64) {
+        far.withLock { f in
+            f.timeline.flush(at: time)
+            f.expectedNext = nil
+        }
+    }
+
+    /// Removes the echo from a captured chunk in place. `capturedFrom` (ns, monotonic) is when its first
+    /// sample reached the microphone (read time minus capture latency minus the chunk's length). Whole 10 ms
+    /// frames are processed; a remainder (chunks that are not a multiple of 10 ms) is passed through.
+    public func process(_ samples: inout [Int16], capturedFrom: UInt64) {
+        guard isActive else { return }
+        let format = settings.captureFormat
+        let cpuStart = MonotonicClock.threadCPUTime()
+        near.withLock { n in
+            let frame = n.processor.frameSamples
+            let start = n.clock.chunkStart(estimate: capturedFrom, duration: format.duration(sampleCount: samples.count))
+            var offset = 0
+            while offset + frame <= samples.count {
+                let frameTime = start + UInt64(format.duration(sampleCount: offset) * 1e9)
+                let lookahead = UInt64(n.offsetMilliseconds) * 1_000_000
+                let farFrom = frameTime > lookahead ? frameTime - lookahead : 0
+                n.far.withUnsafeMutableBufferPointer { buffer in
+                    far.withLock { f in f.timeline.read(into: buffer, from: farFrom) }
+                }
+                if n.far.contains(where: { $0 != 0 }) {
+                    n.stats.framesWithFarEnd += 1
+                    n.stats.framesAdapted += 1
+                }
+                track(&n, nearFrame: samples[offset..<(offset + frame)])
+                let ok = processFrame(&n, samples: &samples, offset: offset, frame: frame)
+                if !ok { n.stats.failures += 1 }
+                n.stats.framesProcessed += 1
+                n.stats.audioSeconds += format.duration(sampleCount: frame)
+                offset += frame
+            }
+            if n.stats.framesProcessed >= n.nextMetricsFrame {
+                // Once a second of audio: the library aggregates its metrics over that period.
+                n.nextMetricsFrame = n.stats.framesProcessed + 100
+                n.stats.metrics = n.processor.metrics
+            }
+            n.stats.farOffsetMilliseconds = n.offsetMilliseconds
+            n.stats.processingSeconds += Double(MonotonicClock.threadCPUTime() - cpuStart) / 1e9
+        }
+    }
+
+    /// Feeds the delay estimator and re-points the far end when the echo is found off target.
+    private func track(_ n: inout NearSide, nearFrame: ArraySlice<Int16>) {
+        let estimator = n.estimator
+        let farLevel = n.far.withUnsafeBufferPointer { estimator.level($0) }
+        let nearLevel = nearFrame.withUnsafeBufferPointer { estimator.level($0) }
+        guard let lag = n.estimator.add(farLevel: farLevel, nearLevel: nearLevel) else { return }
+        // Two estimates in a row that agree, so one spurious peak (double talk, a pause) moves nothing.
+        let previous = n.candidateLag
+        n.candidateLag = lag
+        guard let previous, abs(previous - lag) <= 2 else { return }
+        let error = lag * 10 - settings.targetEchoDelayMilliseconds
+        guard abs(error) > settings.realignThresholdMilliseconds else { return }
+        n.offsetMilliseconds = min(max(0, n.offsetMilliseconds + error), 1000)
+        n.estimator.reset()
+        n.candidateLag = nil
+        n.stats.realignments += 1
+        n.stats.framesAdapted = 0
+    }
+
+    /// One far frame then one near frame; false if the library refused (the near frame is left as captured).
+    private func processFrame(_ n: inout NearSide, samples: inout [Int16], offset: Int, frame: Int) -> Bool {
+        let processor = n.processor
+        do throws(PulseAudioError) {
+            try n.far.withUnsafeBufferPointer { b throws(PulseAudioError) in try processor.analyzeFarEnd(b) }
+            for k in 0..<frame { n.near[k] = samples[offset + k] }
+            try n.near.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in
+                try processor.processNearEnd(b, delayMilliseconds: settings.reportedDelayMilliseconds)
+            }
+            for k in 0..<frame { samples[offset + k] = n.near[k] }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Counters so far.
+    public var statistics: Statistics { near.withLock { $0.stats } }
+}

@@ -1,0 +1,133 @@
+/// What the speaker plays, on the monotonic clock: samples at the capture rate placed at the time they are
+/// heard, so the canceller can take the far end for any stretch of near-end time. A pure value.
+///
+/// Times are estimates (write time plus PulseAudio's latency) that jitter by a few milliseconds; a block that
+/// lands within `snapTolerance` of where the previous one ended is taken to continue it exactly, so the far end
+/// stays one continuous signal through a reply and the canceller's filter does not see spurious delay jumps.
+struct FarEndTimeline: Sendable {
+    private struct Segment {
+        var start: Double  // nanoseconds, when samples[0] is heard
+        var samples: [Int16]
+    }
+
+    /// Samples per second.
+    let sampleRate: Int
+    /// How far (ns) a block may land from the previous one's end and still continue it.
+    let snapTolerance: Double
+    /// The most audio kept, in samples (older audio is dropped if nobody reads it).
+    let capacity: Int
+    private var segments: [Segment] = []
+    private var nanosPerSample: Double { 1e9 / Double(sampleRate) }
+
+    init(sampleRate: Int, snapToleranceMilliseconds: Int = 20, capacitySeconds: Int = 10) {
+        self.sampleRate = sampleRate
+        snapTolerance = Double(snapToleranceMilliseconds) * 1e6
+        capacity = sampleRate * capacitySeconds
+    }
+
+    /// Samples held.
+    var count: Int { segments.reduce(0) { $0 + $1.samples.count } }
+
+    private func end(_ s: Segment) -> Double { s.start + Double(s.samples.count) * nanosPerSample }
+
+    /// Adds `samples` heard from `time` (ns) on.
+    mutating func append(_ samples: [Int16], heardFrom time: UInt64) {
+        guard !samples.isEmpty else { return }
+        let t = Double(time)
+        if let last = segments.indices.last {
+            let lastEnd = end(segments[last])
+            if abs(t - lastEnd) <= snapTolerance {
+                segments[last].samples.append(contentsOf: samples)
+                trimToCapacity()
+                return
+            }
+            if t < lastEnd { cut(from: t) }  // the estimate moved back: what we placed after t is replaced
+        }
+        segments.append(Segment(start: t, samples: samples))
+        trimToCapacity()
+    }
+
+    /// Forgets everything heard from `time` (ns) on: PulseAudio dropped it in a flush.
+    mutating func flush(at time: UInt64) {
+        cut(from: Double(time))
+    }
+
+    private mutating func cut(from t: Double) {
+        while let last = segments.last {
+            if last.start >= t {
+                segments.removeLast()
+            } else {
+                let keep = Int(((t - last.start) / nanosPerSample).rounded(.up))
+                if keep < last.samples.count { segments[segments.count - 1].samples.removeLast(last.samples.count - keep) }
+                break
+            }
+        }
+    }
+
+    private mutating func trimToCapacity() {
+        var excess = count - capacity
+        while excess > 0, !segments.isEmpty {
+            let n = min(excess, segments[0].samples.count)
+            segments[0].samples.removeFirst(n)
+            segments[0].start += Double(n) * nanosPerSample
+            if segments[0].samples.isEmpty { segments.removeFirst() }
+            excess -= n
+        }
+    }
+
+    /// Fills `out` with what is heard from `time` (ns) on, silence where nothing plays, and forgets everything
+    /// heard before `time`. Reads must not go back in time.
+    mutating func read(into out: UnsafeMutableBufferPointer<Int16>, from time: UInt64) {
+        let t = Double(time)
+        for i in out.indices { out[i] = 0 }
+        var i = 0
+        while i < segments.count {
+            let s = segments[i]
+            let offset = Int(((t - s.start) / nanosPerSample).rounded())
+            // out[k] is samples[offset + k].
+            let lo = max(0, -offset)
+            let hi = min(out.count, s.samples.count - offset)
+            if lo < hi {
+                s.samples.withUnsafeBufferPointer { src in
+                    for k in lo..<hi { out[k] = src[offset + k] }
+                }
+            }
+            if offset >= s.samples.count {
+                segments.remove(at: i)  // wholly in the past
+                continue
+            }
+            if offset > 0 {
+                segments[i].samples.removeFirst(offset)
+                segments[i].start += Double(offset) * nanosPerSample
+            }
+            i += 1
+        }
+    }
+}
+
+/// The capture time of each near-end chunk's first sample, on the monotonic clock. Estimates (read time minus
+/// PulseAudio's capture latency) jitter by milliseconds while the stream itself is continuous; so the clock
+/// advances by exactly one chunk each time and slews toward the estimates slowly, re-anchoring only on a real
+/// jump (a reopened stream, an overrun). A pure value.
+struct CaptureClock: Sendable {
+    /// How far (ns) an estimate may be from the running clock before the clock re-anchors on it.
+    var jumpTolerance: Double = 30e6
+    /// The most the clock moves toward the estimate per chunk, in ns (20 µs per 20 ms: 1000 ppm).
+    var maxSlew: Double = 20e3
+    private var next: Double?
+
+    /// The time of the first sample of a chunk of `duration` seconds whose first sample the stream's latency
+    /// puts at `estimate` (ns).
+    mutating func chunkStart(estimate: UInt64, duration: Double) -> UInt64 {
+        let est = Double(estimate)
+        var start = est
+        if let n = next, abs(est - n) <= jumpTolerance {
+            start = n + min(max(est - n, -maxSlew), maxSlew)
+        }
+        next = start + duration * 1e9
+        return UInt64(max(0, start))
+    }
+
+    /// Forgets the running clock: the next chunk anchors it again.
+    mutating func reset() { next = nil }
+}

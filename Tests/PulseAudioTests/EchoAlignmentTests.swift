@@ -1,0 +1,83 @@
+import XCTest
+@testable import PulseAudio
+
+/// The pieces that line the far end up with the microphone: resampling in blocks, the far-end timeline, the
+/// capture clock and the delay estimator.
+final class EchoAlignmentTests: XCTestCase {
+    func testStreamingResamplerMatchesTheWholeSignalAndReportsPositions() {
+        let x = Signals.sine(frequency: 440, rate: 24_000, seconds: 0.2, amplitude: 0.5)
+        let whole = Resampler(from: 24_000, to: 16_000).process(x)
+        var stream = StreamingResampler(from: 24_000, to: 16_000)
+        var out: [Int16] = []
+        for start in stride(from: 0, to: x.count, by: 240) {
+            let (samples, position) = x[start..<min(x.count, start + 240)].withUnsafeBufferPointer { stream.process($0) }
+            // The first output of each call sits at its index times 24/16 in the input.
+            XCTAssertEqual(position, Double(out.count) * 1.5, accuracy: 1e-9)
+            out += samples
+        }
+        XCTAssertGreaterThan(out.count, whole.count - 40, "all but the filter's half length is out")
+        XCTAssertEqual(out, Array(whole.prefix(out.count)), "blocks join exactly as the whole signal")
+    }
+
+    func testTimelineSnapsJitterReadsInOrderAndForgetsFlushedAudio() {
+        var t = FarEndTimeline(sampleRate: 16_000)
+        let t0: UInt64 = 5_000_000_000
+        let block = (0..<160).map { Int16($0) }
+        // Three 10 ms blocks whose heard times jitter by a few ms: one continuous signal.
+        t.append(block, heardFrom: t0)
+        t.append(block.map { $0 + 1000 }, heardFrom: t0 + 13_000_000)
+        t.append(block.map { $0 + 2000 }, heardFrom: t0 + 18_000_000)
+        var out = [Int16](repeating: -1, count: 160)
+        out.withUnsafeMutableBufferPointer { t.read(into: $0, from: t0 + 5_000_000) }
+        XCTAssertEqual(Array(out[0..<80]), Array(block[80..<160]))
+        XCTAssertEqual(Array(out[80..<160]), Array(block[0..<80].map { $0 + 1000 }))
+        // A flush at 20 ms: what was placed after it is never heard.
+        t.flush(at: t0 + 20_000_000)
+        out.withUnsafeMutableBufferPointer { t.read(into: $0, from: t0 + 15_000_000) }
+        XCTAssertEqual(Array(out[0..<80]), Array(block[80..<160].map { $0 + 1000 }))
+        XCTAssertEqual(Array(out[80..<160]), [Int16](repeating: 0, count: 80), "flushed: silence")
+        out.withUnsafeMutableBufferPointer { t.read(into: $0, from: t0 + 25_000_000) }
+        XCTAssertEqual(t.count, 0, "everything heard before the read is forgotten")
+        // A block far from the last one starts a new stretch, silence between.
+        t.append(block, heardFrom: t0 + 1_000_000_000)
+        out.withUnsafeMutableBufferPointer { t.read(into: $0, from: t0 + 995_000_000) }
+        XCTAssertEqual(Array(out[0..<80]), [Int16](repeating: 0, count: 80))
+        XCTAssertEqual(Array(out[80..<160]), Array(block[0..<80]))
+    }
+
+    func testCaptureClockAdvancesByChunksSlewsAndReanchorsOnJumps() {
+        var clock = CaptureClock()
+        let t0: UInt64 = 9_000_000_000
+        XCTAssertEqual(clock.chunkStart(estimate: t0, duration: 0.02), t0)
+        let jitter: [Int64] = [3_000_000, -2_500_000, 1_000_000, -4_000_000]
+        var previous = t0
+        for (i, j) in jitter.enumerated() {
+            let estimate = UInt64(Int64(t0) + Int64(i + 1) * 20_000_000 + j)
+            let start = clock.chunkStart(estimate: estimate, duration: 0.02)
+            XCTAssertEqual(Double(start - previous), 20_000_000, accuracy: 20_000, "one chunk later, slewed at most 20 µs")
+            previous = start
+        }
+        let jumped = previous + 20_000_000 + 200_000_000
+        XCTAssertEqual(clock.chunkStart(estimate: jumped, duration: 0.02), jumped, "an overrun re-anchors")
+    }
+
+    func testDelayEstimatorFindsTheEchoLag() {
+        var estimator = EchoDelayEstimator()
+        var noise = EchoRoom.Noise(state: 3)
+        // Syllable-like bursts on the far end; the mic hears them 7 frames (70 ms) later, 10 dB down, with noise.
+        var farLevels: [Double] = []
+        var level = -60.0
+        for _ in 0..<600 {
+            if noise.next() > 1.2 { level = -20 - 10 * abs(noise.next()) } else { level = max(-60, level - 6) }
+            farLevels.append(level)
+        }
+        var found: [Int] = []
+        for i in farLevels.indices {
+            let echo = i >= 7 ? farLevels[i - 7] - 10 : -60
+            let near = max(-60, 10 * log10(pow(10, echo / 10) + pow(10, -55.0 / 10)) + noise.next())
+            if let lag = estimator.add(farLevel: farLevels[i], nearLevel: near) { found.append(lag) }
+        }
+        XCTAssertFalse(found.isEmpty, "an estimate once the window is full")
+        for lag in found { XCTAssertEqual(lag, 7, accuracy: 1) }
+    }
+}
