@@ -23,7 +23,7 @@ final class SessionIntegrationTests: XCTestCase {
         Setup(
             model: "models/\(LiveModel.defaultID)",
             generationConfig: GenerationConfig(speechConfig: SpeechConfig(voiceName: voice)),
-            tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: $0, parameters: ["type": "object"]) })],
+            tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: $0, parameters: ["type": "object"], behavior: "BLOCKING") })],
             realtimeInputConfig: RealtimeInputConfig(automaticActivityDetection: AutomaticActivityDetection(disabled: manual ? true : nil)),
             inputAudioTranscription: EmptyObject(), outputAudioTranscription: EmptyObject(),
             sessionResumption: SessionResumptionConfig())
