@@ -22,6 +22,16 @@ extension EndToEndTests {
         try tmux.wait(for: "EXITED:0")
     }
 
+    func testModelsListsTheTable() throws {
+        let r = try shell([Binaries.parley, "models"], env: env())
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("gemini-3.8-live  (default)\n"), r.out)
+        for id in ["gemini-3.8-live-extended-thinking", "gemini-3.1-flash-live-preview", "gemini-2.5-flash-native-audio-preview-12-2025"] {
+            XCTAssertTrue(r.out.contains(id), id)
+        }
+        XCTAssertTrue(r.out.contains("typed text: realtimeInput.text"), "3.1's typed text: \(r.out)")
+    }
+
     func testAskDefaultsToGemini38AndPrintsNoThoughts() throws {
         let sim = try SimulatorProcess(["--reply-delay", "0"])
         defer { sim.stop() }
