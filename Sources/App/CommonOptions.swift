@@ -46,6 +46,10 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .customLong("google-search"), help: "Let the model ground answers with Google Search.")
     var googleSearch = false
 
+    // Vision (see Vision/VisionSettings.swift).
+    @Option(name: .customLong("media-resolution"), help: ArgumentHelp("Detail of images and frames: low, medium or high.", valueName: "level"))
+    var mediaResolution: String?
+
     func validate() throws {
         if let endpoint, !(endpoint.hasPrefix("ws://") || endpoint.hasPrefix("wss://")) {
             throw ValidationError("--endpoint must start with ws:// or wss:// (got \(endpoint))")
@@ -55,6 +59,9 @@ struct CommonOptions: ParsableArguments {
         }
         if let mode, Config.Mode(rawValue: mode) == nil {
             throw ValidationError("--mode must be ptt or open (got \(mode))")
+        }
+        if let mediaResolution, MediaResolution(rawValue: mediaResolution.lowercased()) == nil {
+            throw ValidationError("--media-resolution must be low, medium or high (got \(mediaResolution))")
         }
         if system != nil, systemFile != nil {
             throw ValidationError("give --system or --system-file, not both")
@@ -84,6 +91,7 @@ struct CommonOptions: ParsableArguments {
         if let logFile { c.logFile = logFile }
         if echoCancel { c.echoCancel = true }
         if googleSearch { c.googleSearch = true }
+        if let mediaResolution, let r = MediaResolution(rawValue: mediaResolution.lowercased()) { c.vision.mediaResolution = r }
         return c
     }
 }
@@ -113,7 +121,7 @@ extension Config {
         }
         var allTools = tools
         if googleSearch { allTools.append(Tool(googleSearch: EmptyObject())) }
-        return Setup(
+        var setup = Setup(
             model: LiveModel.resourceName(model),
             generationConfig: GenerationConfig(responseModalities: ["AUDIO"], speechConfig: SpeechConfig(voiceName: voice)),
             systemInstruction: systemInstruction.map { Content(text: $0) },
@@ -124,5 +132,7 @@ extension Config {
             sessionResumption: SessionResumptionConfig(),
             contextWindowCompression: ContextWindowCompression(slidingWindow: .init())
         )
+        vision.apply(to: &setup)
+        return setup
     }
 }

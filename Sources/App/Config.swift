@@ -35,6 +35,9 @@ struct Config: Sendable, Equatable {
     /// `[[mcp]]` servers.
     var mcp: [MCPServerConfig] = []
 
+    // Vision (images, camera, screen): all of it lives in Vision/VisionSettings.swift.
+    var vision = VisionSettings()
+
     struct ToolSettings: Sendable, Equatable {
         var currentTime = true
         var readFile = false
@@ -65,6 +68,7 @@ struct Config: Sendable, Equatable {
         let known: Set<String> = [
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
+            "vision",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -102,6 +106,7 @@ struct Config: Sendable, Equatable {
             if let v = try reader.int(vad, "prefix_padding_ms", section: "vad", range: 0...5000) { prefixPaddingMs = v }
             if let v = try reader.int(vad, "silence_duration_ms", section: "vad", range: 0...10000) { silenceDurationMs = v }
         }
+        if let t = try reader.table(table, "vision") { try vision.apply(t, reader: reader) }
         if let keyTable = try reader.table(table, "keys") {
             for action in keyTable.keys {
                 guard let v = try reader.string(keyTable, action, section: "keys") else { continue }
@@ -172,6 +177,7 @@ struct Config: Sendable, Equatable {
             lines.append("args = [\(server.args.map(q).joined(separator: ", "))]")
             lines.append("confirm = \(q(server.confirm ? "always" : "never"))")
         }
+        lines += vision.printed
         if !keys.isEmpty {
             lines.append("\n[keys]")
             for (k, v) in keys.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v))") }
