@@ -88,6 +88,9 @@ final class VisionTests: XCTestCase {
         XCTAssertTrue(JPEGHeader.isComplete(jpeg))
         XCTAssertNil(JPEGHeader(Data([0x89, 0x50, 0x4E, 0x47])))
         XCTAssertEqual(try FrameColour.average(ofJPEG: jpeg).name, "blue")
+        let thumb = try XCTUnwrap(ThumbnailDecoder.decode(jpeg, caption: "blue"))
+        XCTAssertEqual([thumb.width, thumb.height], [32, 17])
+        XCTAssertGreaterThan(thumb.rgb[2], 200, "blue channel")
     }
 }
 
