@@ -6,8 +6,9 @@ set -euo pipefail
 want_test=0
 [[ "${1:-}" == "--test" ]] && want_test=1
 
-build_pkgs=(libncursesw5-dev libpulse-dev libssl-dev libwebrtc-audio-processing-dev pkg-config)
-test_pkgs=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber tmux sox espeak-ng)
+# ffmpeg: images, the camera and the screen (parley runs without it, with no vision).
+build_pkgs=(libncursesw5-dev libpulse-dev libssl-dev libwebrtc-audio-processing-dev pkg-config ffmpeg)
+test_pkgs=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber tmux sox espeak-ng xvfb)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

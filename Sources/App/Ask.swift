@@ -28,6 +28,9 @@ struct Ask: AsyncParsableCommand {
     @Option(name: .customLong("save-audio"), help: ArgumentHelp("Save the spoken reply as a 24 kHz WAV file.", valueName: "out.wav"))
     var saveAudio: String?
 
+    @Option(name: .customLong("image"), help: ArgumentHelp("Show the model an image (PNG, JPEG, WebP, GIF) before the question; repeatable.", valueName: "file"))
+    var images: [String] = []
+
     @Flag(help: "Print one JSON object per event instead of transcripts.")
     var json = false
 
@@ -53,6 +56,8 @@ struct Ask: AsyncParsableCommand {
         if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
         let credential = try report { try config.credential() }
         let speech = try report { try audio.map(AskAudio.loadQuestion) }
+        let pictures = try report { try VisionAsk.load(images, resolution: config.vision.effectiveResolution) }
+        for p in pictures { StandardStream.write(VisionAsk.line(for: p, json: json), to: 1) }
         var registry = ToolRegistry.builtIn(config.tools)
         let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
         for p in problems { StandardStream.write("parley: \(TerminalText.sanitized(p))\n", to: 2) }
@@ -88,12 +93,14 @@ struct Ask: AsyncParsableCommand {
             switch event {
             case .setupComplete where !asked:
                 asked = true
-                if let speech {
-                    session.activityStart()
-                    for chunk in speech { session.sendAudio(chunk) }
-                    session.activityEnd()
-                } else {
-                    session.sendText(question)
+                VisionAsk.send(pictures, over: session) { [speech, question] in
+                    if let speech {
+                        session.activityStart()
+                        for chunk in speech { session.sendAudio(chunk) }
+                        session.activityEnd()
+                    } else {
+                        session.sendText(question)
+                    }
                 }
             case .toolCall(let calls):
                 let allowShell = self.allowShell

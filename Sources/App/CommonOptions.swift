@@ -64,6 +64,10 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .customLong("proactive-audio"), help: "Let the model decide not to answer input not meant for it (see `parley models`).")
     var proactiveAudio = false
 
+    // Vision (see Vision/VisionSettings.swift).
+    @Option(name: .customLong("media-resolution"), help: ArgumentHelp("Detail of images and frames: low, medium or high.", valueName: "level"))
+    var mediaResolution: String?
+
     func validate() throws {
         if let endpoint, !(endpoint.hasPrefix("ws://") || endpoint.hasPrefix("wss://")) {
             throw ValidationError("--endpoint must start with ws:// or wss:// (got \(endpoint))")
@@ -76,6 +80,9 @@ struct CommonOptions: ParsableArguments {
         }
         if let echo, EchoCancelMode(setting: echo) == nil {
             throw ValidationError("--echo must be \(EchoCancelMode.choices) (got \(echo))")
+        }
+        if let mediaResolution, MediaResolution(rawValue: mediaResolution.lowercased()) == nil {
+            throw ValidationError("--media-resolution must be low, medium or high (got \(mediaResolution))")
         }
         if system != nil, systemFile != nil {
             throw ValidationError("give --system or --system-file, not both")
@@ -125,6 +132,7 @@ struct CommonOptions: ParsableArguments {
         if echoCancel { c.echoCancel = .pulse }
         if let echo, let m = EchoCancelMode(setting: echo) { c.echoCancel = m }
         if googleSearch { c.googleSearch = true }
+        if let mediaResolution, let r = MediaResolution(rawValue: mediaResolution.lowercased()) { c.vision.mediaResolution = r }
         return c
     }
 }
@@ -166,6 +174,7 @@ extension Config {
             contextWindowCompression: ContextWindowCompression(slidingWindow: .init())
         )
         LiveModel.traits(of: model).apply(modelOptions, to: &setup)
+        vision.apply(to: &setup)
         return setup
     }
 }

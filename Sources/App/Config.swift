@@ -39,6 +39,9 @@ struct Config: Sendable, Equatable {
     /// Thinking, language, affective dialog, proactive audio and tool behaviours, checked against the model.
     var modelOptions = ModelOptions()
 
+    // Vision (images, camera, screen): all of it lives in Vision/VisionSettings.swift.
+    var vision = VisionSettings()
+
     struct ToolSettings: Sendable, Equatable {
         var currentTime = true
         var readFile = false
@@ -78,6 +81,7 @@ struct Config: Sendable, Equatable {
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
             "thinking", "thinking_budget", "language", "affective_dialog", "proactive_audio",
+            "vision",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -128,6 +132,7 @@ struct Config: Sendable, Equatable {
             if let v = try reader.int(vad, "prefix_padding_ms", section: "vad", range: 0...5000) { prefixPaddingMs = v }
             if let v = try reader.int(vad, "silence_duration_ms", section: "vad", range: 0...10000) { silenceDurationMs = v }
         }
+        if let t = try reader.table(table, "vision") { try vision.apply(t, reader: reader) }
         if let keyTable = try reader.table(table, "keys") {
             for action in keyTable.keys {
                 guard let v = try reader.string(keyTable, action, section: "keys") else { continue }
@@ -242,6 +247,7 @@ struct Config: Sendable, Equatable {
             lines.append("args = [\(server.args.map(q).joined(separator: ", "))]")
             lines.append("confirm = \(q(server.confirm ? "always" : "never"))")
         }
+        lines += vision.printed
         if !keys.isEmpty {
             lines.append("\n[keys]")
             for (k, v) in keys.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v))") }

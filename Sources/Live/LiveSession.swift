@@ -156,6 +156,15 @@ public final class LiveSession: Sendable {
     /// Mic audio: 16 kHz mono s16le, ideally 20 ms chunks.
     public func sendAudio(_ pcm: Data) { send(.realtimeInput(.micAudio(pcm))) }
 
+    /// A JPEG image or camera/screen frame (`realtimeInput.video`). Returns false, and drops the frame, while
+    /// no connection is live: stale frames held for a reconnect would then go out faster than 1 a second.
+    @discardableResult
+    public func sendVideo(_ jpeg: Data) -> Bool {
+        guard core.withLock({ $0.machine.liveID != nil }) else { return false }
+        send(.realtimeInput(.video(Blob(mimeType: JPEGHeader.mimeType, data: jpeg))))
+        return true
+    }
+
     /// A typed user turn (`clientContent`), which also interrupts a reply in progress; models that refuse
     /// `clientContent` mid-session get it as `realtimeInput.text`. While offline it waits in
     /// a queue (reported with `.textQueued`) and is sent once the connection is back, one turn per answer.

@@ -89,6 +89,8 @@ struct SimulatedSession {
     private var messagesReceived: Int64 = 0
     private var vad: EnergyVAD
     private var synth = VoiceSynth(voiceName: Voice.defaultName)
+    /// Frames and images shown on this connection (see ``SimulatedVision``).
+    private var vision = SimulatedVision()
 
     private var pendingStart: PendingStart?
     private var pendingTools: PendingTools?
@@ -260,8 +262,9 @@ struct SimulatedSession {
         switch input {
         case .audio(let blob):
             return receiveAudio(blob, now: now)
-        case .video:
-            return []
+        case .video(let blob):
+            let refused = vision.receive(blob, now: now, userSpeaking: userSpeaking, connection: connection, directory: directory)
+            return refused.map { close($0) } ?? []
         case .text(let text):
             return respond(to: text, now: now)
         case .activityStart:
@@ -440,7 +443,7 @@ struct SimulatedSession {
         }
         let intent: ReplyScript.Intent
         switch ReplyScript.intent(for: userText, declaredTools: config.declaredTools) {
-        case .speak(let text): intent = .speak(ReplyScript.reply(text, turn: turn))
+        case .speak(let text): intent = .speak(vision.answer() ?? ReplyScript.reply(text, turn: turn))
         case .callTools(let calls): intent = .callTools(calls)
         }
         return actions + scheduleStart(PendingStart(turn: turn, intent: intent), now: now)

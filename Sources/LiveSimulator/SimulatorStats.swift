@@ -53,6 +53,14 @@ public struct SimulatorStats: Sendable, Equatable {
     /// Close codes the clients sent.
     public var clientCloseCodes: [Int] = []
 
+    // Vision (`realtimeInput.video`).
+    /// Every frame or image accepted, in order.
+    public var videoFrames: [VideoFrameRecord] = []
+    /// Frames dropped because they came less than about a second after the previous one.
+    public var videoFramesTooFast = 0
+    /// Blobs refused (not `image/jpeg`, not a JPEG, or too large); each closed its connection with 1007.
+    public var videoFramesRefused = 0
+
     /// The last close frame the simulator sent.
     public var lastCloseSent: CloseReason? { closesSent.last }
 

@@ -1,0 +1,87 @@
+import Foundation
+import Live
+import LiveSimulator
+import XCTest
+
+@testable import App
+
+/// The camera path end to end, with ffmpeg's `testsrc` standing in for a V4L2 device: frames go out at most
+/// once a second while the user talks, and none while silent or with sharing off (the simulator's stats).
+final class CameraPacingTests: XCTestCase {
+    func testCameraFramesOnlyWhileTalkingAndAtMostOneASecond() async throws {
+        guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
+        let sim = LiveSimulator(options: SimulatorOptions())
+        try await sim.start()
+        var config = Config()
+        config.endpoint = sim.url
+        let session = LiveSession(configuration: LiveConfiguration(
+            endpoint: sim.url, credential: try config.credential(environment: [:]),
+            setup: config.setup(tools: [], manualActivity: true)))
+        let ready = AsyncStream<Void>.makeStream()
+        let events = Task {
+            for await e in session.events { if case .setupComplete = e { ready.continuation.yield() } }
+        }
+        session.start()
+        for await _ in ready.stream { break }
+
+        let streamer = FrameStreamer(input: .synthetic(), resolution: .low, timing: .talking) { session.sendVideo($0) }
+        var before = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &before)
+        let started = ContinuousClock.now
+        streamer.setSharing(true)
+        try await Task.sleep(for: .seconds(2))  // sharing, silent: nothing goes out
+        let silent = sim.stats().videoFrames.count
+        session.activityStart()
+        streamer.setTalking(true)
+        try await Task.sleep(for: .milliseconds(3500))  // talking: a frame a second
+        streamer.setTalking(false)
+        session.activityEnd()
+        let talked = sim.stats().videoFrames.count
+        try await Task.sleep(for: .seconds(2))  // silent again
+        streamer.setSharing(false)
+        let capturedFor = ContinuousClock.now - started
+        try await Task.sleep(for: .seconds(1))  // sharing off
+        let status = streamer.status
+        var after = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &after)
+        let stats = sim.stats()
+        session.close()
+        events.cancel()
+        try await sim.stop()
+
+        XCTAssertEqual(silent, 0, "no frames while silent")
+        XCTAssertGreaterThanOrEqual(talked, 2, "frames while talking")
+        XCTAssertLessThanOrEqual(talked, 4, "at most one a second in 3.5 s")
+        XCTAssertEqual(stats.videoFrames.count, talked, "none after talking stopped or sharing went off")
+        XCTAssertTrue(stats.videoFrames.allSatisfy(\.duringUserActivity))
+        for (a, b) in zip(stats.videoFrames, stats.videoFrames.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(b.at - a.at, .milliseconds(950))
+        }
+        XCTAssertEqual(stats.videoFramesTooFast, 0)
+        XCTAssertEqual(stats.videoFramesRefused, 0)
+        XCTAssertEqual(status.framesSent, talked)
+        XCTAssertEqual(status.headerText, "test source: sharing off")
+        let cpu = Double(after.ru_utime.tv_sec - before.ru_utime.tv_sec + after.ru_stime.tv_sec - before.ru_stime.tv_sec)
+            + Double(after.ru_utime.tv_usec - before.ru_utime.tv_usec + after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e6
+        let wall = Double(capturedFor.components.seconds) + Double(capturedFor.components.attoseconds) / 1e18
+        print("vision: capture ffmpeg CPU \(String(format: "%.3f", cpu)) s over \(String(format: "%.1f", wall)) s (\(String(format: "%.1f", 100 * cpu / wall))% of a core); \(status.bytesPerFrame) bytes/frame at low")
+    }
+
+    func testTheSplitterCutsAStreamIntoWholeJPEGs() {
+        var s = JPEGStreamSplitter()
+        let a: [UInt8] = [0xFF, 0xD8, 1, 2, 0xFF, 0xD9], b: [UInt8] = [0xFF, 0xD8, 3, 0xFF, 0xD9]
+        XCTAssertEqual(s.push((a + b.prefix(2))[...]), [Data(a)])
+        XCTAssertEqual(s.push(b.dropFirst(2)), [Data(b)])
+    }
+
+    func testMissingCameraAndScreenAreNamed() {
+        XCTAssertEqual(CaptureInput.check(.camera("/dev/video-none")),
+                       "no camera at /dev/video-none: plug one in or name it with --camera DEVICE (see v4l2-ctl --list-devices)")
+        XCTAssertEqual(CaptureInput.screen(environment: [:]).failureDescription,
+                       "no screen to share: DISPLAY is not set (screen sharing needs an X11 session)")
+    }
+}
+
+extension Result where Failure == VisionUnavailable {
+    var failureDescription: String? { if case .failure(let e) = self { e.description } else { nil } }
+}
