@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyTime
 import Synchronization
 
 /// Everything a session needs to know to connect.
@@ -58,8 +59,8 @@ public final class LiveSession: Sendable {
     private let playback: (@Sendable (PlaybackCommand) -> Void)?
     private let logger: Logger
     private let codec = LiveCodec()
-    private let clock = ContinuousClock()
-    private let epoch: ContinuousClock.Instant
+    /// The session's clock: backoff, hand-over deadlines and handle ages are read from it.
+    private let time: TimeSource
     private let core: Mutex<Core>
 
     /// Messages waiting for a live connection.
@@ -118,13 +119,14 @@ public final class LiveSession: Sendable {
     ///   arrives as `.audio` events instead.
     public init(
         configuration: LiveConfiguration, transport: any LiveTransport = WebSocketTransport(),
-        logger: Logger = Logger(label: "parley.live"), playback: (@Sendable (PlaybackCommand) -> Void)? = nil
+        logger: Logger = Logger(label: "parley.live"), playback: (@Sendable (PlaybackCommand) -> Void)? = nil,
+        time: TimeSource = .monotonic
     ) {
+        self.time = time
         (events, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .unbounded)
         self.transport = transport
         self.playback = playback
         self.logger = logger
-        epoch = clock.now
         var initial = Core(configuration: configuration, machine: ConnectionMachine(policy: configuration.policy))
         initial.watchdog = configuration.watchdog.map { ReplyWatchdog(policy: $0) }
         core = Mutex(initial)
@@ -377,10 +379,7 @@ public final class LiveSession: Sendable {
 
     // MARK: - The machine
 
-    private var now: Double {
-        let d = clock.now - epoch
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
+    private var now: Double { time.now() }
 
     private func step(_ event: ConnectionMachine.Event) {
         let now = self.now
@@ -507,7 +506,7 @@ public final class LiveSession: Sendable {
                 let m = origin.duration(to: monotonic.now)
                 let change = watch.observe(
                     wall: Date().timeIntervalSince1970,
-                    monotonic: Double(m.components.seconds) + Double(m.components.attoseconds) / 1e18,
+                    monotonic: m.inSeconds,
                     route: NetworkWatch.readDefaultRoute())
                 if let change {
                     let offline = s.isOffline

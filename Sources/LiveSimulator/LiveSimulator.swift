@@ -1,5 +1,6 @@
 import Live
 import Logging
+import ParleyTime
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -39,15 +40,17 @@ public final class LiveSimulator: Sendable {
     ///   - options: checks, answers and faults.
     ///   - logger: where the simulator logs (never stdout); silent by default.
     ///   - eventLoopGroup: the loops that run the server; NIO's shared group by default.
+    ///   - time: the clock resumption handles age on (the service keeps them 2 hours).
     public init(
         options: SimulatorOptions = .init(),
         logger: Logger = Logger(label: "parley.simulator", factory: { _ in SwiftLogNoOpLogHandler() }),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        time: TimeSource = .monotonic
     ) {
         self.options = options
         self.logger = logger
         group = eventLoopGroup
-        store = SimulatorStore(scope: options.faultScope)
+        store = SimulatorStore(scope: options.faultScope, time: time)
     }
 
     /// Starts listening and returns the bound port (pass 0, the default, for any free port).

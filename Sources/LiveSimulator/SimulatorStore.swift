@@ -1,4 +1,5 @@
 import Live
+import ParleyTime
 import Synchronization
 
 /// What a session needs from the simulator around it: session ids, resumption handles, fault slots and stats.
@@ -24,12 +25,12 @@ enum ResumeLookup: Sendable, Equatable {
 /// The simulator's shared state: stats, sessions and handles, behind one lock.
 final class SimulatorStore: SessionDirectory {
     /// Handles live 2 hours, as the real service's do.
-    static let handleLifetime: Duration = .seconds(2 * 60 * 60)
+    static let handleLifetime = 2.0 * 60 * 60
     static let handlePrefix = "simh-"
 
     private struct State {
         var stats = SimulatorStats()
-        var handles: [String: (conversation: Conversation, issued: ContinuousClock.Instant)] = [:]
+        var handles: [String: (conversation: Conversation, issued: Double)] = [:]
         var nextSession = 1
         var nextHandle = 1
         var faultsClaimed = 0
@@ -40,7 +41,13 @@ final class SimulatorStore: SessionDirectory {
     private let state = Mutex(State())
     private let scope: SimulatorOptions.FaultScope
 
-    init(scope: SimulatorOptions.FaultScope) { self.scope = scope }
+    /// Handle ages are read from this clock (a test's virtual clock can age them past their lifetime).
+    private let time: TimeSource
+
+    init(scope: SimulatorOptions.FaultScope, time: TimeSource = .monotonic) {
+        self.scope = scope
+        self.time = time
+    }
 
     var stats: SimulatorStats { state.withLock { $0.stats } }
 
@@ -65,7 +72,7 @@ final class SimulatorStore: SessionDirectory {
     func resolve(handle: String) -> ResumeLookup {
         guard handle.hasPrefix(Self.handlePrefix) else { return .malformed }
         return state.withLock { s in
-            guard let entry = s.handles[handle], entry.issued.duration(to: .now) < Self.handleLifetime else {
+            guard let entry = s.handles[handle], time.now() - entry.issued < Self.handleLifetime else {
                 return .notFound
             }
             return .found(entry.conversation)
@@ -77,8 +84,8 @@ final class SimulatorStore: SessionDirectory {
             // Unguessable enough for a simulator, and never reused.
             let handle = "\(Self.handlePrefix)\(conversation.sessionID)-\(s.nextHandle)-\(UInt64.random(in: 1..<UInt64.max))"
             s.nextHandle += 1
-            let now = ContinuousClock.now
-            s.handles = s.handles.filter { $0.value.issued.duration(to: now) < Self.handleLifetime }
+            let now = time.now()
+            s.handles = s.handles.filter { now - $0.value.issued < Self.handleLifetime }
             s.handles[handle] = (conversation, now)
             return handle
         }

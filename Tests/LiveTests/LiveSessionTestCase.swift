@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import ParleyTime
 import Synchronization
 import XCTest
 
@@ -13,8 +14,8 @@ class LiveSessionTestCase: XCTestCase {
         simulator = nil
     }
 
-    func startSimulator(_ options: SimulatorOptions = SimulatorOptions()) async throws -> String {
-        simulator = LiveSimulator(options: options)
+    func startSimulator(_ options: SimulatorOptions = SimulatorOptions(), time: TimeSource = .monotonic) async throws -> String {
+        simulator = LiveSimulator(options: options, time: time)
         _ = try await simulator.start()
         return simulator.url
     }
@@ -31,13 +32,13 @@ class LiveSessionTestCase: XCTestCase {
     }
 
     func session(_ url: String, _ setup: Setup, credential: Credential = .none, reconnects: Bool = true,
-                 policy base: ConnectionMachine.Policy = .init()) -> (LiveSession, Audio) {
+                 policy base: ConnectionMachine.Policy = .init(), time: TimeSource = .monotonic) -> (LiveSession, Audio) {
         var policy = base
         policy.reconnects = reconnects
         let audio = Audio()
         let s = LiveSession(
             configuration: LiveConfiguration(endpoint: url, credential: credential, setup: setup, policy: policy),
-            playback: { audio.handle($0) })
+            playback: { audio.handle($0) }, time: time)
         return (s, audio)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import ParleyTesting
 import XCTest
 
 /// Closes of every class and outages, on loopback: nothing the user asked is lost or answered twice.
@@ -92,6 +93,27 @@ final class ReconnectTests: LiveSessionTestCase {
         XCTAssertTrue(stats.contextReceived.contains("my name is Ada"), "seeded: \(stats.contextReceived)")
         XCTAssertTrue(stats.contextReceived.contains { $0.contains("You said: my name is Ada") }, "with the model's side too")
         XCTAssertFalse(stats.contextReceived.contains("what is my name"), "the unanswered turn is asked, not seeded")
+        s.close()
+    }
+
+    /// Session and simulator on one shifted clock: a drop more than two hours after the last handle starts a
+    /// fresh session seeded with the conversation, over real sockets.
+    func testADropPastTheHandlesLifetimeStartsAFreshSeededSession() async throws {
+        let clock = ShiftedTime()
+        let url = try await startSimulator(options(SimulatorFaults(closeOnTurn: (1, .internalError, 1))), time: clock.source)
+        let (s, _) = session(url, setup(), policy: quick, time: clock.source)
+        s.start()
+        _ = await waitLive(s)
+        _ = await turn(s) { s.sendText("my name is Ada") }
+        clock.jump(2 * 60 * 60 + 60)
+        let events = await turn(s) { s.sendText("what is my name") }
+        // Expired here, or refused by the server when the newest handle arrived just after the jump.
+        XCTAssertTrue(events.contains { if case .freshSession = $0 { true } else { false } }, "\(events)")
+        XCTAssertTrue(events.contains(.setupComplete(resumed: false)))
+        XCTAssertTrue(text(events, input: false).contains("what is my name"), text(events, input: false))
+        let stats = simulator.stats()
+        XCTAssertEqual(stats.sessions.count, 2)
+        XCTAssertTrue(stats.contextReceived.contains("my name is Ada"), "seeded: \(stats.contextReceived)")
         s.close()
     }
 

@@ -16,3 +16,15 @@ public final class ManualTime: Sendable {
 
     public func set(_ t: Double) { value.withLock { $0 = t } }
 }
+
+/// The real monotonic clock plus a jump a test makes: time flows as usual (timers and backoff fire), and
+/// `jump` skips hours at once, e.g. past a resumption handle's lifetime.
+public final class ShiftedTime: Sendable {
+    private let offset = Mutex(0.0)
+
+    public init() {}
+
+    public var source: TimeSource { TimeSource { [self] in TimeSource.monotonicSeconds() + self.offset.withLock { $0 } } }
+
+    public func jump(_ seconds: Double) { offset.withLock { $0 += seconds } }
+}

@@ -53,8 +53,6 @@ enum SessionCommand: Sendable, Equatable {
     /// Move to a new connection with this voice; `duringReply` waits for a handle that covers the reply.
     case switchVoice(String, duringReply: Bool)
     case switchMode(Config.Mode, duringReply: Bool)
-    /// Give a new session (without the old one's context) the conversation so far.
-    case seed([Content])
     /// Offline: try to reconnect now instead of waiting out the backoff.
     case retryNow
 }

@@ -226,19 +226,6 @@ enum Reducer {
         return [.record(.line(speaker: error ? "error" : "system", text: text, interrupted: false))]
     }
 
-    /// The transcript as context turns for a new session.
-    static func context(from transcript: TranscriptModel) -> [Content] {
-        transcript.entries.compactMap { e in
-            let text = (e.text + e.interim).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else { return nil }
-            switch e.speaker {
-            case .user: return Content(role: "user", text: text)
-            case .model: return Content(role: "model", text: text)
-            case .system, .error, .thought: return nil
-            }
-        }
-    }
-
     static func refreshHeader(_ s: inout AppState, now: Double) {
         s.ui.header.sessionAge = s.sessionStartedAt.map { Int(now - $0) }
         s.ui.header.goAwaySeconds = s.goAwayDeadline.map { max(0, Int(($0 - now).rounded(.up))) }

@@ -76,7 +76,6 @@ final class EffectRunner {
         case .activityEnd: session.activityEnd()
         case .audioStreamEnd: session.audioStreamEnd()
         case .sendText(let text): session.sendText(text)
-        case .seed(let turns): session.seedContext(turns)
         case .retryNow: session.retryNow()
         case .switchVoice(let name, let duringReply):
             session.reconfigure(requireHandle: session.hasResumptionHandle || duringReply) {
