@@ -181,7 +181,12 @@ class Proxy:
                 data = m["realtime_input"]["audio"]["data"]
             except Exception:
                 return
-        pcm = np.frombuffer(base64.b64decode(data), dtype="<i2")
+        # The SDK may send URL-safe base64 without padding; accept both alphabets, as the service does.
+        try:
+            raw = base64.urlsafe_b64decode(data.replace("+", "-").replace("/", "_") + "=" * (-len(data) % 4))
+        except (ValueError, TypeError):
+            return
+        pcm = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2")
         if len(pcm) and np.max(np.abs(pcm)) / 32768.0 > THRESH:
             self.first_speech = time.monotonic()
 
