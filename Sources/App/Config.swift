@@ -27,7 +27,7 @@ struct Config: Sendable, Equatable {
     var prefixPaddingMs: Int?
     var silenceDurationMs: Int?
     /// Playback target length (PulseAudio `tlength`) in milliseconds.
-    var playbackBufferMs = 80
+    var playbackBufferMs = 20
     var transcriptDir: String?
     /// Action name → key, e.g. `voice_menu = "V"`.
     var keys: [String: String] = [:]
@@ -114,7 +114,7 @@ struct Config: Sendable, Equatable {
             }
         }
         if let v = try reader.bool(table, "google_search") { googleSearch = v }
-        if let v = try reader.int(table, "playback_buffer_ms", range: 20...2000) { playbackBufferMs = v }
+        if let v = try reader.int(table, "playback_buffer_ms", range: 10...2000) { playbackBufferMs = v }
         if let v = try reader.string(table, "thinking") { modelOptions.thinkingLevel = v.lowercased() }
         if let v = try reader.int(table, "thinking_budget", range: -1...32768) { modelOptions.thinkingBudget = v }
         if let v = try reader.string(table, "language") { modelOptions.languageCode = v }

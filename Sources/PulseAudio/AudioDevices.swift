@@ -54,7 +54,6 @@ public struct AudioDevices: Sendable, Hashable {
     }
 
     /// Checks that a server answers within `timeout` seconds; returns its default source and sink names.
-    /// Streams call this before `pa_simple_new`, which has no timeout of its own.
     public static func probe(server: String? = nil, timeout: Double = 3) throws(PulseAudioError)
         -> (defaultSource: String?, defaultSink: String?) {
         let ctx = try PulseContext(server: server, name: "parley probe", timeout: timeout)

@@ -22,6 +22,9 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
     /// The number of samples (all channels) in `milliseconds` of audio.
     public func sampleCount(milliseconds: Int) -> Int { sampleRate * channels * milliseconds / 1000 }
 
+    /// Samples in `nanoseconds` of audio (rounded down).
+    public func sampleCount(nanoseconds: UInt64) -> Int { Int(UInt64(sampleRate * channels) * nanoseconds / 1_000_000_000) }
+
     /// The duration in seconds of `sampleCount` interleaved samples.
     public func duration(sampleCount: Int) -> Double {
         Double(sampleCount) / Double(max(1, sampleRate * channels))

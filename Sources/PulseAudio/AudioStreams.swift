@@ -13,8 +13,18 @@ public protocol AudioSource: AnyObject, Sendable {
     var isGateOpen: Bool { get }
     /// The meter reading of what the source hears now (whether or not the gate is open). Cheap.
     func levels() -> LevelReading
+    /// Stops capturing (after the chunk that ends the gate, if one is in flight) until `resume()`: the mic
+    /// costs nothing while it is closed. The meter reads silence meanwhile.
+    func suspend()
+    /// Captures again after `suspend()`.
+    func resume()
     /// Stops capturing and waits for the thread to finish. Safe to call more than once.
     func close()
+}
+
+extension AudioSource {
+    public func suspend() {}
+    public func resume() {}
 }
 
 /// Where audio to play goes: a PulseAudio sink, or a fake one in tests and `--no-audio` runs.

@@ -40,13 +40,3 @@ func raiseThreadPriority(name: String) {
 
 let audioThreadNice: Int32 = -11
 
-/// Runs `body` with the calling thread at the audio priority, then restores it: threads that `body` creates
-/// (libpulse's mainloop thread inside `pa_simple_new`, which carries every write and read) inherit it.
-func withAudioThreadPriority<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    #if os(Linux)
-    let before = parley_get_thread_nice()
-    let raised = before > audioThreadNice && parley_set_thread_nice(audioThreadNice) == 0
-    defer { if raised { _ = parley_set_thread_nice(before) } }
-    #endif
-    return try body()
-}

@@ -12,16 +12,19 @@ public struct CaptureStats: Sendable, Hashable {
     public var reopens = 0
     /// CPU time used by the capture thread, in seconds.
     public var threadCPUSeconds: Double = 0
-    /// `pa_simple_get_latency` of the capture stream at the last chunk, in seconds.
+    /// `pa_stream_get_latency` of the capture stream at the last chunk, in seconds.
     public var latencySeconds: Double = 0
 }
 
-/// The microphone: a dedicated thread blocking in `pa_simple_read` for chunks of 16 kHz mono s16le
-/// (20 ms, `fragsize` 640 bytes by default), from the default source or a named one.
+/// The microphone: a record stream of 16 kHz mono s16le in chunks of 20 ms (`fragsize` 640 bytes by
+/// default) from the default source or a named one, on the shared `PulseLoop`.
 ///
-/// Threading: the consumer, `onLevel` and `onEvent` run on the capture thread; keep them short (hand the
-/// chunk to the network send path, post an event). `setGate`, `levels`, `stats` and `close` may be called from
-/// any thread.
+/// `suspend()` corks the stream (the server stops sending; nothing wakes parley while the mic is closed in
+/// push-to-talk) and `resume()` uncorks it.
+///
+/// Threading: the consumer, `onLevel` and `onEvent` run on the audio thread with the loop locked; keep them
+/// short (hand the chunk to the network send path, post an event). `setGate`, `levels`, `stats`, `suspend`,
+/// `resume` and `close` may be called from any thread.
 public final class PulseCapture: AudioSource {
     /// How to open the stream.
     public struct Options: Sendable {
@@ -50,170 +53,250 @@ public final class PulseCapture: AudioSource {
         }
     }
 
-    private struct State {
-        var gate = CaptureGate()
-        var meter = LevelMeter()
-        var stats = CaptureStats()
-        var stopRequested = false
-        var running = false
-        var deviceRemoved = false
-        var watcher: DeviceWatcher?
-    }
-
     /// The options the stream was created with.
-    public var options: Options { worker.options }
+    public let options: Options
     /// The capture format.
     public var format: AudioFormat { options.format }
-    // The thread holds the worker, not the PulseCapture, so dropping the last reference closes the stream.
-    private let worker: Worker
-    private var state: LockedState<State> { worker.state }
-    private var wake: DispatchSemaphore { worker.wake }
-    private var exited: DispatchSemaphore { worker.exited }
+    private let core: Core
 
     /// A capture stream, not yet open. `onLevel` receives the level of every chunk read (gate open or not),
-    /// `onEvent` device changes; both on the capture thread.
+    /// `onEvent` device changes; both on the audio thread.
     public init(options: Options = Options(), onLevel: (@Sendable (AudioLevel) -> Void)? = nil,
                 onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
-        worker = Worker(options: options, onEvent: onEvent, onLevel: onLevel, state: LockedState(State()),
-                        wake: DispatchSemaphore(value: 0), exited: DispatchSemaphore(value: 0))
+        self.options = options
+        core = Core(options: options, onLevel: onLevel, onEvent: onEvent)
     }
 
     deinit {
         close()
     }
 
-    /// Connects (failing within `connectTimeout` if no server answers) and starts the capture thread.
+    /// Connects (failing within `connectTimeout` if no server answers) and starts capturing.
     public func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws {
-        let already = state.withLock { $0.running }
-        if already { return }
-        let stream = try worker.openStream(device: options.device)
-        let watcher = try options.device.map { name throws(PulseAudioError) in
-            try DeviceWatcher(server: options.server, kind: .source, name: name, timeout: options.connectTimeout) {
-                [state] in state.withLock { $0.deviceRemoved = true }
-            }
-        }
-        state.withLock {
-            $0.running = true
-            $0.stopRequested = false
-            $0.deviceRemoved = false
-            $0.watcher = watcher
-        }
-        let worker = self.worker
-        let thread = Thread {
-            worker.run(stream: stream, consumer: consumer)
-        }
-        thread.name = "parley-capture"
-        thread.start()
+        try core.open(consumer: consumer)
     }
 
     /// Opens or closes the gate. Closing delivers the chunk in flight (marked `endsGate`).
     public func setGate(open: Bool) {
-        state.withLock { $0.gate.set(open: open) }
+        core.locked { $0.gate.set(open: open) }
     }
 
     /// Whether the gate is open.
-    public var isGateOpen: Bool { state.withLock { $0.gate.isOpen } }
+    public var isGateOpen: Bool { core.locked { $0.gate.isOpen } }
+
+    /// Stops the flow from the server once the chunk in flight has been delivered (if the gate just closed):
+    /// nothing is read, metered or delivered until `resume()`.
+    public func suspend() { core.setSuspended(true) }
+
+    /// Starts the flow again after `suspend()`: chunks follow within a server round trip and one chunk.
+    public func resume() { core.setSuspended(false) }
 
     /// The meter reading of what the microphone hears now.
     public func levels() -> LevelReading {
         let now = Double(MonotonicClock.now()) / 1e9
-        return state.withLock { $0.meter.reading(at: now) }
+        return core.locked { $0.meter.reading(at: now) }
     }
 
     /// Counters so far.
-    public var stats: CaptureStats { state.withLock { $0.stats } }
-
-    /// Stops the thread (within one chunk) and closes the stream.
-    public func close() {
-        let wasRunning = state.withLock { s -> Bool in
-            let r = s.running
-            s.stopRequested = true
-            return r
-        }
-        state.withLock { $0.watcher.take() }?.stop()
-        guard wasRunning else { return }
-        wake.signal()
-        // One chunk plus slack; a server that froze mid-read cannot hold us forever.
-        if exited.wait(timeout: .now() + 2) == .success {
-            state.withLock { $0.running = false }
+    public var stats: CaptureStats {
+        core.locked { c in
+            var s = c.stats
+            s.reopens = c.reopens
+            return s
         }
     }
 
-    /// What the capture thread runs, holding only what it needs.
-    private struct Worker: Sendable {
+    /// Stops capturing and closes the stream. Nothing is delivered after it returns.
+    public func close() { core.close() }
+
+    /// The stream's state and the work done on each chunk, on the audio thread (all under the loop lock).
+    private final class Core: PulseStreamRole, @unchecked Sendable {
         let options: Options
-        let onEvent: (@Sendable (AudioEvent) -> Void)?
         let onLevel: (@Sendable (AudioLevel) -> Void)?
-        let state: LockedState<State>
-        let wake: DispatchSemaphore
-        let exited: DispatchSemaphore
+        let onEvent: (@Sendable (AudioEvent) -> Void)?
+        var gate = CaptureGate()
+        var meter = LevelMeter()
+        var stats = CaptureStats()
+        private var link: PulseStream?
+        private var consumer: (@Sendable (AudioChunk) -> Void)?
+        private var chunk: [Int16]
+        private var filled = 0
+        private var sequence: UInt64 = 0
+        private var suspendRequested = false
+        private var corked = false
 
-        func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
-            _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
-            let chunkBytes = bytes(milliseconds: options.chunkMilliseconds, format: options.format)
-            let attr = pa_buffer_attr(maxlength: serverDefault, tlength: serverDefault, prebuf: serverDefault,
-                                      minreq: serverDefault, fragsize: chunkBytes)
-            return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
-                                    kind: .source, device: device, format: options.format, bufferAttributes: attr)
+        init(options: Options, onLevel: (@Sendable (AudioLevel) -> Void)?, onEvent: (@Sendable (AudioEvent) -> Void)?) {
+            self.options = options
+            self.onLevel = onLevel
+            self.onEvent = onEvent
+            chunk = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: options.chunkMilliseconds))
         }
 
-        func run(stream initial: SimpleStream, consumer: @Sendable (AudioChunk) -> Void) {
-            raiseThreadPriority(name: "parley-capture")
-            var link = ReopeningStream(kind: .source, stream: initial, device: options.device,
-                                       open: { d throws(PulseAudioError) in try openStream(device: d) }, onEvent: onEvent)
-            let count = options.format.sampleCount(milliseconds: options.chunkMilliseconds)
-            var samples = [Int16](repeating: 0, count: count)
-            var sequence: UInt64 = 0
-            defer { exited.signal() }
-            let stopped = { state.withLock { $0.stopRequested } }
-            while !stopped() {
-                guard let s = link.current(isStopped: stopped, retry: { _ = wake.wait(timeout: .now() + 1) },
-                                           reopened: { state.withLock { $0.stats.reopens += 1 } }) else { break }
-                do {
-                    try samples.withUnsafeMutableBufferPointer { b throws(PulseAudioError) in try s.read(into: b) }
+        /// A lock for callers before `open` too (no loop yet: the values are not shared).
+        private let idle = NSLock()
+
+        func locked<R>(_ body: (Core) -> R) -> R {
+            if let loop = idle.withLock({ link?.loop }) { return loop.locked { body(self) } }
+            return idle.withLock { body(self) }
+        }
+
+        /// Times the stream was reopened after a loss.
+        var reopens: Int { link?.reopens ?? 0 }
+
+        func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws(PulseAudioError) {
+            if idle.withLock({ link != nil }) { return }
+            let loop = try PulseLoop.shared(server: options.server, timeout: options.connectTimeout)
+            let stream = PulseStream(loop: loop, role: self, kind: .source, name: options.streamName,
+                                     format: options.format, onEvent: onEvent)
+            try loop.locked { () throws(PulseAudioError) in
+                self.consumer = consumer
+                idle.withLock { link = stream }
+                do throws(PulseAudioError) {
+                    try stream.open(device: options.device, timeout: options.connectTimeout)
                 } catch {
-                    link.lose(error, detachWatcher: detachWatcher)
-                    continue
-                }
-                let timestamp = MonotonicClock.now()
-                if let canceller = options.echoCanceller {
-                    // The chunk's last sample reached the mic `latency` before the read returned.
-                    let back = s.latency() * 1000 + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
-                    canceller.process(&samples, capturedFrom: timestamp > back ? timestamp - back : 0)
-                }
-                let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
-                let cpu = MonotonicClock.threadCPUTime()
-                let (deliver, endsGate, removed) = state.withLock { st in
-                    st.meter.update(level, at: Double(timestamp) / 1e9)
-                    st.stats.chunksRead += 1
-                    st.stats.threadCPUSeconds = Double(cpu) / 1e9
-                    let d = st.gate.chunkCaptured()
-                    if d.deliver { st.stats.chunksDelivered += 1 }
-                    return (d.deliver, d.endsGate, st.deviceRemoved)
-                }
-                if deliver {
-                    consumer(AudioChunk(samples: samples, timestamp: timestamp, level: level, sequence: sequence,
-                                        endsGate: endsGate))
-                }
-                onLevel?(level)
-                sequence += 1
-                if removed, let name = link.device {
-                    // The server moved the stream (or will kill it); reopen on the default ourselves.
-                    link.lose(.noSuchDevice(name: name, kind: .source), detachWatcher: detachWatcher)
-                    continue
-                }
-                if sequence % 50 == 0 {
-                    let latency = Double(s.latency()) / 1e6
-                    state.withLock { $0.stats.latencySeconds = latency }
+                    idle.withLock { link = nil }
+                    self.consumer = nil
+                    throw error
                 }
             }
         }
 
-        func detachWatcher() -> DeviceWatcher? {
-            state.withLock { s -> DeviceWatcher? in
-                s.deviceRemoved = false
-                return s.watcher.take()
+        func close() {
+            guard let link = idle.withLock({ self.link }) else { return }
+            link.loop.locked {
+                link.close()
+                consumer = nil
+                idle.withLock { self.link = nil }
             }
+        }
+
+        func setSuspended(_ on: Bool) {
+            locked { c in
+                c.suspendRequested = on
+                if !on { c.cork(false) } else if !c.gate.isOpen && !c.deliveringLastChunk { c.cork(true) }
+            }
+        }
+
+        /// Whether the gate closed mid-chunk and that chunk is still to be delivered.
+        private var deliveringLastChunk: Bool {
+            var g = gate
+            return g.chunkCaptured().endsGate
+        }
+
+        private func cork(_ on: Bool) {
+            guard on != corked else { return }
+            corked = on
+            if on { filled = 0 }
+            if let s = link?.stream, pa_stream_get_state(s) == PA_STREAM_READY { send(cork: on, to: s) }
+        }
+
+        private func send(cork on: Bool, to s: OpaquePointer) {
+            if let op = pa_stream_cork(s, on ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+        }
+
+        // MARK: - PulseStreamRole
+
+        func connect(_ stream: OpaquePointer, device: String?) -> Int32 {
+            let userdata = Unmanaged.passUnretained(self).toOpaque()
+            pa_stream_set_read_callback(stream, { s, _, userdata in
+                guard let s, let userdata else { return }
+                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().readable(s)
+            }, userdata)
+            var attr = pa_buffer_attr(maxlength: serverDefault, tlength: serverDefault, prebuf: serverDefault,
+                                      minreq: serverDefault,
+                                      fragsize: bytes(milliseconds: options.chunkMilliseconds, format: options.format))
+            var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
+                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+            if device != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }  // gone means gone: reopen on the default
+            if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+            return pa_stream_connect_record(stream, device, &attr, pa_stream_flags_t(flags))
+        }
+
+        func ready(_ stream: OpaquePointer) {
+            filled = 0
+            if corked { send(cork: true, to: stream) }  // corked while it was opening
+        }
+
+        func gone() {
+            filled = 0
+        }
+
+        // MARK: - Reading
+
+        private func readable(_ s: OpaquePointer) {
+            var data: UnsafeRawPointer?
+            var length = 0
+            pa_stream_ref(s)  // the consumer may close the stream
+            defer { pa_stream_unref(s) }
+            while s == link?.stream, pa_stream_readable_size(s) > 0 {
+                guard pa_stream_peek(s, &data, &length) == 0, length > 0 else { return }
+                if let data {
+                    take(UnsafeRawBufferPointer(start: data, count: length))
+                } else {
+                    take(hole: length)  // a hole in the stream: silence
+                }
+                pa_stream_drop(s)
+            }
+        }
+
+        private func take(_ bytes: UnsafeRawBufferPointer) {
+            var offset = 0
+            let sampleCount = bytes.count / 2
+            while offset < sampleCount {
+                let n = min(chunk.count - filled, sampleCount - offset)
+                chunk.withUnsafeMutableBytes { dst in
+                    dst.baseAddress!.advanced(by: filled * 2).copyMemory(from: bytes.baseAddress!.advanced(by: offset * 2), byteCount: n * 2)
+                }
+                filled += n
+                offset += n
+                if filled == chunk.count { chunkCaptured() }
+            }
+        }
+
+        private func take(hole length: Int) {
+            var left = length / 2
+            while left > 0 {
+                let n = min(chunk.count - filled, left)
+                for k in filled..<(filled + n) { chunk[k] = 0 }
+                filled += n
+                left -= n
+                if filled == chunk.count { chunkCaptured() }
+            }
+        }
+
+        private func latencyNanos() -> UInt64 {
+            guard let s = link?.stream else { return 0 }
+            var usec: pa_usec_t = 0
+            var negative: Int32 = 0
+            return pa_stream_get_latency(s, &usec, &negative) == 0 && negative == 0 ? usec * 1000 : 0
+        }
+
+        /// A whole chunk: cancel the echo, meter it, pass it through the gate.
+        private func chunkCaptured() {
+            filled = 0
+            var samples = chunk
+            let timestamp = MonotonicClock.now()
+            if let canceller = options.echoCanceller {
+                // The chunk's last sample reached the mic `latency` before it was read.
+                let back = latencyNanos() + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
+                canceller.process(&samples, capturedFrom: timestamp > back ? timestamp - back : 0)
+            }
+            let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
+            meter.update(level, at: Double(timestamp) / 1e9)
+            stats.chunksRead += 1
+            let d = gate.chunkCaptured()
+            if d.deliver {
+                stats.chunksDelivered += 1
+                consumer?(AudioChunk(samples: samples, timestamp: timestamp, level: level, sequence: sequence,
+                                     endsGate: d.endsGate))
+            }
+            onLevel?(level)
+            sequence += 1
+            if sequence % 50 == 0 {
+                stats.latencySeconds = Double(latencyNanos()) / 1e9
+                stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+            }
+            if suspendRequested && !gate.isOpen { cork(true) }
         }
     }
 }

@@ -17,26 +17,29 @@ public struct PlaybackStats: Sendable, Hashable {
     public var highWaterSamples = 0
     /// Times the stream was reopened after its device went away.
     public var reopens = 0
-    /// `pa_simple_get_latency` after the last write, in seconds: how long until what was written is heard.
+    /// `pa_stream_get_latency` after the last write, in seconds: how long until what was written is heard.
     public var latencySeconds: Double = 0
     /// CPU time used by the playback thread, in seconds.
     public var threadCPUSeconds: Double = 0
-    /// With `Options.recordTimings`: nanoseconds from `write()` to `pa_simple_write` returning, per chunk that
+    /// With `Options.recordTimings`: nanoseconds from `write()` to `pa_stream_write` (the block handed to the server), per chunk that
     /// started a write.
     public var handInToWrittenNanos: [UInt64] = []
     /// With `Options.recordTimings`: nanoseconds from `flush()` to the server flush returning.
     public var flushNanos: [UInt64] = []
 }
 
-/// The speaker: a dedicated thread writing 24 kHz mono s16le to the default sink or a named one, fed by a
-/// bounded `PlaybackBuffer` that absorbs network bursts.
+/// The speaker: a playback stream of 24 kHz mono s16le to the default sink or a named one, on the shared
+/// `PulseLoop`, fed by a bounded `PlaybackBuffer` that absorbs network bursts.
 ///
-/// Latency is set explicitly (`tlength`, default 80 ms; PulseAudio's default of ~2 s would make barge-in
-/// useless). `flush()` empties our buffer and the server's. The meter level is the level of the audio being
-/// heard now (each written block is metered when its latency has elapsed), not of what just arrived.
+/// Reply audio is handed to the server on the caller's thread as it arrives (no thread of ours in between),
+/// keeping the server's queue at most `aheadMilliseconds` deep; a timer on the audio thread tops it up from
+/// our buffer. The server starts playing as soon as `prebuf` (10 ms) is queued, and the sink's latency follows
+/// `tlength`, so the first sample of a reply is heard within a few milliseconds of arriving. `flush()` empties
+/// our buffer and the server's. The meter level is the level of the audio being heard now (each written block
+/// is metered when its latency has elapsed), not of what just arrived.
 ///
-/// Threading: `write`, `flush`, `drain` never block (they take a lock held for microseconds) and may be called
-/// from any thread, e.g. a NIO event loop. `onEvent` runs on the playback thread.
+/// Threading: `write`, `flush`, `drain` never block on the device (they take the loop lock for microseconds) and
+/// may be called from any thread, e.g. a NIO event loop. `onEvent` runs on the audio thread.
 public final class PulsePlayback: AudioSink {
     /// How to open the stream.
     public struct Options: Sendable {
@@ -46,15 +49,18 @@ public final class PulsePlayback: AudioSink {
         public var device: String?
         /// The format played.
         public var format: AudioFormat = .playback
-        /// The server-side buffer (`tlength`), in milliseconds: the latency from write to speaker, and the
-        /// most audio a flush has to throw away on the server.
-        public var targetLatencyMilliseconds = 80
+        /// The server-side target latency (`tlength`), in milliseconds: the sink is asked for about this much
+        /// latency. Small is quick to be heard; the server's queue is kept deeper than this (`aheadMilliseconds`)
+        /// so a late thread never starves it.
+        public var targetLatencyMilliseconds = 20
         /// How much the server wants before it starts (or restarts after running dry), in milliseconds
-        /// (`prebuf`); nil: half the target latency.
+        /// (`prebuf`); nil: `writeMilliseconds`.
         public var prebufferMilliseconds: Int?
-        /// The size of each `pa_simple_write`, in milliseconds (also `minreq`): bounds how long the thread is
-        /// blocked in a write before it notices a flush.
+        /// `minreq`, in milliseconds.
         public var writeMilliseconds = 10
+        /// How much audio is handed to the server ahead of what is heard, in milliseconds: the cushion
+        /// against a late audio thread. A flush throws it away at once, so it costs nothing at barge-in.
+        public var aheadMilliseconds = 400
         /// The most audio our buffer holds, in seconds (3 minutes: a long reply sent all at once still fits).
         public var bufferSeconds: Double = 180
         /// How long to wait for the server before giving up.
@@ -63,10 +69,17 @@ public final class PulsePlayback: AudioSink {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
-        /// Silence written before the first audio after open, `flush()` or `drain()`, in milliseconds.
-        /// PulseAudio drops the first ~15 ms written to a stream that was flushed or drained (seen on 16.1
-        /// through a null sink's monitor); 20 ms of silence absorbs it, so the first syllable of a turn is kept.
-        public var restartPaddingMilliseconds = 25
+        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds; nil:
+        /// automatic. PulseAudio starts a stream that was idle at once by rewinding the sink over what it had
+        /// already rendered ahead (about `tlength`): a device plays the new audio, but a monitor source has
+        /// already passed on that stretch, so recordings of the monitor (and anything fed from it) lose the
+        /// first ~16 ms of a reply (`PulseDaemonTests.testToneComesBackOnTheMonitor…` measures it). Automatic
+        /// pads `targetLatencyMilliseconds` on PulseAudio, where the pad is what the rewind overwrites, so the
+        /// first sample is not delayed on the monitor; and nothing on PipeWire, which never rewinds.
+        public var restartPaddingMilliseconds: Int?
+        /// Told, with the loop locked, when the first sample after open, a flush or a drained turn will be heard
+        /// (`MonotonicClock` nanoseconds, usually a few milliseconds ahead): the latency the user feels.
+        public var onStartHeard: (@Sendable (UInt64) -> Void)?
         /// Record per-chunk timings in `stats` (benchmarks).
         public var recordTimings = false
         /// Told every block written (with when it will be heard) and every flush: the far end of the capture
@@ -74,371 +87,400 @@ public final class PulsePlayback: AudioSink {
         public var echoCanceller: AcousticEchoCanceller?
 
         /// Options with the defaults; `device` nil means the default sink.
-        public init(server: String? = nil, device: String? = nil, targetLatencyMilliseconds: Int = 80) {
+        public init(server: String? = nil, device: String? = nil, targetLatencyMilliseconds: Int = 20) {
             self.server = server
             self.device = device
             self.targetLatencyMilliseconds = targetLatencyMilliseconds
         }
     }
 
-    /// State shared with the playback thread; every field is guarded by `cond`.
-    private final class Shared: @unchecked Sendable {
-        let cond = NSCondition()
-        var buffer: PlaybackBuffer
-        var flushRequestedAt: UInt64?
-        var drainRequested = false
-        var stopRequested = false
-        var deviceRemoved = false
-        var watcher: DeviceWatcher?
-        var running = false
-        var exited = true
-        var idle = true
-        var heard: [(at: UInt64, level: AudioLevel)] = []  // written blocks, by when they are heard
-        var meter = LevelMeter()
-        var stats = PlaybackStats()
-
-        init(buffer: PlaybackBuffer) { self.buffer = buffer }
-
-        func locked<R>(_ body: (Shared) throws -> R) rethrows -> R {
-            cond.lock()
-            defer { cond.unlock() }
-            return try body(self)
-        }
-    }
-
     /// The options the stream was created with.
-    public var options: Options { worker.options }
+    public let options: Options
     /// The playback format.
     public var format: AudioFormat { options.format }
-    // The thread holds the worker, not the PulsePlayback, so dropping the last reference closes the stream.
-    private let worker: Worker
-    private var shared: Shared { worker.shared }
+    private let core: Core
 
-    /// A playback stream, not yet open. `onEvent` (on the playback thread) reports device changes and the end
+    /// A playback stream, not yet open. `onEvent` (on the audio thread) reports device changes and the end
     /// of playback after `drain()`.
     public init(options: Options = Options(), onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
-        worker = Worker(options: options, onEvent: onEvent,
-                        shared: Shared(buffer: PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)))
+        self.options = options
+        core = Core(options: options, onEvent: onEvent)
     }
 
     deinit {
         close()
     }
 
-    /// Connects (failing within `connectTimeout` if no server answers) and starts the playback thread.
+    /// Connects (failing within `connectTimeout` if no server answers).
     public func open() throws {
-        let already = shared.locked { $0.running }
-        if already { return }
-        let stream = try worker.openStream(device: options.device)
-        let shared = self.shared
-        let watcher = try options.device.map { name throws(PulseAudioError) in
-            try DeviceWatcher(server: options.server, kind: .sink, name: name, timeout: options.connectTimeout) {
-                shared.locked { s in
-                    s.deviceRemoved = true
-                    s.cond.broadcast()
-                }
-            }
-        }
-        shared.locked {
-            $0.running = true
-            $0.exited = false
-            $0.stopRequested = false
-            $0.deviceRemoved = false
-            $0.watcher = watcher
-        }
-        let worker = self.worker
-        let thread = Thread {
-            worker.run(stream: stream)
-        }
-        thread.name = "parley-playback"
-        thread.start()
+        try core.open()
     }
 
-    /// Queues samples without blocking. False if the stream is not open.
+    /// Queues samples without blocking, handing what fits to the server at once. False if the stream is not
+    /// open.
     @discardableResult
     public func write(_ samples: [Int16]) -> Bool {
         let now = MonotonicClock.now()
-        return shared.locked { s in
-            guard s.running, !s.stopRequested else { return false }
-            guard !samples.isEmpty else { return true }
-            s.buffer.append(samples, at: now)
-            s.idle = false
-            s.cond.broadcast()
-            return true
-        }
+        return core.locked { c in c.write(samples, at: now) }
     }
 
-    /// Drops everything queued here and on the server; the speaker is silent within a write block plus a
-    /// server round trip (~15 ms). Does not block.
+    /// Drops everything queued here and on the server; the speaker is silent within a server round trip.
+    /// Does not block.
     public func flush() {
         let now = MonotonicClock.now()
-        shared.locked { s in
-            s.buffer.removeAll()
-            s.flushRequestedAt = now
-            s.drainRequested = false
-            s.heard.removeAll()
-            s.meter.update(.silence, at: Double(now) / 1e9)
-            s.stats.flushes += 1
-            s.cond.broadcast()
-        }
+        core.locked { c in c.flush(at: now) }
     }
 
-    /// Marks the end of a turn: once the buffer is empty the thread drains the server and reports
+    /// Marks the end of a turn: once everything queued is played the server reports it and `onEvent` gets
     /// `playbackFinished`. Does not block.
     public func drain() {
-        shared.locked { s in
-            s.drainRequested = true
-            s.cond.broadcast()
-        }
+        core.locked { c in c.drain() }
     }
 
     /// Blocks until playback is idle (drained or flushed) or `timeout` seconds pass. True if idle.
     public func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        return shared.locked { s in
-            while !s.idle && s.running {
-                if !s.cond.wait(until: deadline) { return s.idle }
-            }
-            return true
-        }
+        core.idle.waitUntilIdle(timeout: timeout)
     }
 
     /// The meter reading of what is being heard now.
     public func levels() -> LevelReading {
         let now = MonotonicClock.now()
-        return shared.locked { s in
-            var consumed = 0
-            for h in s.heard {
-                if h.at > now { break }
-                s.meter.update(h.level, at: Double(h.at) / 1e9)
-                consumed += 1
-            }
-            if consumed > 0 { s.heard.removeFirst(consumed) }
-            return s.meter.reading(at: Double(now) / 1e9)
-        }
+        return core.locked { c in c.levels(at: now) }
     }
 
     /// Counters so far.
-    public var stats: PlaybackStats {
-        shared.locked { s in
-            var st = s.stats
-            st.samplesQueued = s.buffer.count
-            st.droppedSamples = s.buffer.droppedSamples
-            st.highWaterSamples = s.buffer.highWaterMark
-            return st
-        }
-    }
+    public var stats: PlaybackStats { core.locked { c in c.currentStats } }
 
-    /// Stops the thread, dropping what is queued, and closes the stream.
-    public func close() {
-        let deadline = Date(timeIntervalSinceNow: 2)
-        shared.locked { $0.watcher.take() }?.stop()
-        shared.locked { s in
-            guard s.running else { return }
-            s.stopRequested = true
-            s.buffer.removeAll()
-            s.cond.broadcast()
-            while !s.exited {
-                if !s.cond.wait(until: deadline) { break }
+    /// Stops playback, dropping what is queued, and closes the stream.
+    public func close() { core.close() }
+
+    /// Idle or not, for `waitUntilIdle` from any thread (its own condition: waiters never hold the loop lock).
+    final class IdleFlag: @unchecked Sendable {
+        private let cond = NSCondition()
+        private var idle = true
+        private var open = false
+
+        func set(idle: Bool) {
+            cond.lock()
+            defer { cond.unlock() }
+            guard idle != self.idle else { return }
+            self.idle = idle
+            cond.broadcast()
+        }
+
+        func set(open: Bool) {
+            cond.lock()
+            defer { cond.unlock() }
+            self.open = open
+            if !open { idle = true }
+            cond.broadcast()
+        }
+
+        func waitUntilIdle(timeout: Double) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            cond.lock()
+            defer { cond.unlock() }
+            while !idle && open {
+                if !cond.wait(until: deadline) { return idle }
             }
-            if s.exited { s.running = false }
-            s.idle = true
-            s.cond.broadcast()
+            return true
         }
     }
 
-    private enum Step {
-        case stop
-        case deviceRemoved
-        case work(flushAt: UInt64?, drain: Bool, samples: [Int16], enqueuedAt: UInt64?, emptyAfter: Bool)
-    }
-
-    /// What the playback thread runs, holding only what it needs.
-    private struct Worker: Sendable {
+    /// The stream's state; everything but `idle` is guarded by the loop lock.
+    private final class Core: PulseStreamRole, @unchecked Sendable {
         let options: Options
         let onEvent: (@Sendable (AudioEvent) -> Void)?
-        let shared: Shared
+        let idle = IdleFlag()
+        private var buffer: PlaybackBuffer
+        private var running = false
+        private var link: PulseStream?
+        private let lock = NSLock()
+        private var heard: [(at: UInt64, level: AudioLevel)] = []  // written blocks, by when they are heard
+        private var meter = LevelMeter()
+        private var stats = PlaybackStats()
+        private var drainRequested = false
+        private var drainGeneration: Int?
+        private var generation = 0
+        private var flushRequestedAt: UInt64?
+        /// The server ran dry while the turn was still going: the next write counts an underrun.
+        private var starved = false
+        /// Samples handed to the server while its timing was unknown (bounds how far we write blind).
+        private var writtenBlind = 0
+        private var padNext = true
+        private var timer: OpaquePointer?
+        private let aheadNanos: UInt64
+        private var padding: [Int16] = []
 
-        func openStream(device: String?) throws(PulseAudioError) -> SimpleStream {
-            _ = try AudioDevices.probe(server: options.server, timeout: options.connectTimeout)
-            let f = options.format
-            let target = max(10, options.targetLatencyMilliseconds)
-            let prebuf = min(target, max(options.writeMilliseconds, options.prebufferMilliseconds ?? target / 2))
-            let attr = pa_buffer_attr(maxlength: serverDefault,
-                                      tlength: bytes(milliseconds: target, format: f),
-                                      prebuf: bytes(milliseconds: prebuf, format: f),
-                                      minreq: bytes(milliseconds: min(options.writeMilliseconds, target / 2), format: f),
-                                      fragsize: serverDefault)
-            return try SimpleStream(server: options.server, appName: options.appName, streamName: options.streamName,
-                                    kind: .sink, device: device, format: f, bufferAttributes: attr)
+        init(options: Options, onEvent: (@Sendable (AudioEvent) -> Void)?) {
+            self.options = options
+            self.onEvent = onEvent
+            buffer = PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)
+            aheadNanos = UInt64(max(options.aheadMilliseconds, options.targetLatencyMilliseconds)) * 1_000_000
         }
 
-        func run(stream initial: SimpleStream) {
-            raiseThreadPriority(name: "parley-playback")
-            var link = ReopeningStream(kind: .sink, stream: initial, device: options.device,
-                                       open: { d throws(PulseAudioError) in try openStream(device: d) }, onEvent: onEvent)
-            let blockSamples = options.format.sampleCount(milliseconds: max(1, options.writeMilliseconds))
-            let record = options.recordTimings
-            let blockNanos = UInt64(options.format.duration(sampleCount: blockSamples) * 1e9)
-            // When the server's queue runs dry if nothing more is written: a write starting later than this
-            // (our buffer ran empty mid-turn, or this thread was not scheduled in time) is an underrun.
-            var starvedAt: UInt64?
-            // While the server's buffer is full, pa_simple_write blocks until it wants more; a flush requested
-            // meanwhile would wait for it. So once writes start blocking we wait on our own condition instead
-            // (woken at once by flush/close) for about as long as they blocked, and the write itself then
-            // barely blocks. `pace` adapts: up while writes still block, down when they find room.
-            var pace: UInt64 = 0
-            var resumeAt: UInt64 = 0
-            let padding = [Int16](repeating: 0, count: options.format.sampleCount(
-                milliseconds: max(0, options.restartPaddingMilliseconds)))
-            var padNext = true
-            defer {
-                shared.locked { s in
-                    s.exited = true
-                    s.cond.broadcast()
-                }
-            }
-            while true {
-                if link.stream == nil {
-                    let reopened = link.current(isStopped: { shared.locked { $0.stopRequested } }, retry: waitBeforeRetry,
-                                                reopened: { shared.locked { $0.stats.reopens += 1 } })
-                    if reopened == nil { break }  // closed while reopening
-                    padNext = true
-                }
-                let step: Step = shared.locked { s in
-                    while !s.stopRequested && s.flushRequestedAt == nil && !s.deviceRemoved {
-                        if s.buffer.isEmpty {
-                            if s.drainRequested { break }
-                            s.cond.wait()
-                        } else {
-                            let now = MonotonicClock.now()
-                            if now >= resumeAt { break }
-                            _ = s.cond.wait(until: Date(timeIntervalSinceNow: Double(resumeAt - now) / 1e9))
-                        }
-                    }
-                    if s.stopRequested { return .stop }
-                    if s.deviceRemoved { return .deviceRemoved }
-                    let flushAt = s.flushRequestedAt
-                    s.flushRequestedAt = nil
-                    var drain = false
-                    if s.buffer.isEmpty && s.drainRequested {
-                        drain = true
-                        s.drainRequested = false
-                    }
-                    let (samples, enqueuedAt) = s.buffer.take(upTo: blockSamples)
-                    return .work(flushAt: flushAt, drain: drain, samples: samples, enqueuedAt: enqueuedAt,
-                                 emptyAfter: s.buffer.isEmpty)
-                }
-                if case .stop = step { break }
-                if case .deviceRemoved = step {
-                    if link.stream != nil, let name = link.device {
-                        link.lose(.noSuchDevice(name: name, kind: .sink), detachWatcher: detachWatcher)
-                    } else {
-                        shared.locked { $0.deviceRemoved = false }
-                    }
-                    continue
-                }
-                guard case let .work(flushAt, drain, samples, enqueuedAt, emptyAfter) = step else { break }
-                guard let out = link.stream else { break }
+        func locked<R>(_ body: (Core) -> R) -> R {
+            if let loop = lock.withLock({ link?.loop }) { return loop.locked { body(self) } }
+            return lock.withLock { body(self) }
+        }
+
+        func open() throws(PulseAudioError) {
+            if lock.withLock({ link != nil }) { return }
+            let loop = try PulseLoop.shared(server: options.server, timeout: options.connectTimeout)
+            let stream = PulseStream(loop: loop, role: self, kind: .sink, name: options.streamName, format: options.format,
+                                     onEvent: onEvent)
+            try loop.locked { () throws(PulseAudioError) in
+                lock.withLock { link = stream }
+                running = true
                 do throws(PulseAudioError) {
-                    if let flushAt {
-                        try out.flush()
-                        starvedAt = nil
-                        pace = 0
-                        resumeAt = 0
-                        padNext = true
-                        let done = MonotonicClock.now()
-                        options.echoCanceller?.playbackFlushed(at: done)
-                        shared.locked { s in
-                            if record { s.stats.flushNanos.append(done - flushAt) }
-                            if s.buffer.isEmpty {
-                                s.idle = true
-                                s.cond.broadcast()
-                            }
-                        }
-                    }
-                    if !samples.isEmpty {
-                        let start = MonotonicClock.now()
-                        if let starvedAt, start > starvedAt + 5_000_000 {
-                            shared.locked { $0.stats.underruns += 1 }
-                        }
-                        starvedAt = nil
-                        if padNext, !padding.isEmpty {
-                            try padding.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
-                            tellCanceller(padding, writtenAt: MonotonicClock.now(), latency: out.latency() * 1000)
-                        }
-                        padNext = false
-                        try samples.withUnsafeBufferPointer { b throws(PulseAudioError) in try out.write(b) }
-                        let written = MonotonicClock.now()
-                        let blocked = written - start
-                        if blocked > 2_000_000 {
-                            pace = min(pace + blocked - 1_000_000, blockNanos)
-                        } else if blocked < 500_000 {
-                            pace = pace > 500_000 ? pace - 500_000 : 0
-                        }
-                        resumeAt = emptyAfter ? 0 : written + pace
-                        let latency = out.latency() * 1000
-                        tellCanceller(samples, writtenAt: written, latency: latency)
-                        let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
-                        let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
-                        let cpu = MonotonicClock.threadCPUTime()
-                        starvedAt = written + latency
-                        shared.locked { s in
-                            // Heard from (written + latency - duration): latency counts to the block's last sample.
-                            s.heard.append((written + latency - min(latency, duration), level))
-                            if s.heard.count > 1000 { s.heard.removeFirst(s.heard.count - 1000) }
-                            s.stats.samplesWritten += samples.count
-                            s.stats.latencySeconds = Double(latency) / 1e9
-                            s.stats.threadCPUSeconds = Double(cpu) / 1e9
-                            if record, let enqueuedAt, s.stats.handInToWrittenNanos.count < 1_000_000 {
-                                s.stats.handInToWrittenNanos.append(written - enqueuedAt)
-                            }
-                        }
-                    }
-                    if drain {
-                        try out.drain()
-                        starvedAt = nil
-                        pace = 0
-                        resumeAt = 0
-                        padNext = true
-                        let finished = shared.locked { s -> Bool in
-                            s.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
-                            guard s.buffer.isEmpty && !s.stopRequested else { return false }
-                            s.idle = true
-                            s.cond.broadcast()
-                            return true
-                        }
-                        if finished { onEvent?(.playbackFinished) }
-                    }
+                    try stream.open(device: options.device, timeout: options.connectTimeout)
                 } catch {
-                    link.lose(error, detachWatcher: detachWatcher)
+                    running = false
+                    lock.withLock { link = nil }
+                    throw error
+                }
+            }
+            idle.set(open: true)
+        }
+
+        func close() {
+            guard let link = lock.withLock({ self.link }) else { return }
+            link.loop.locked {
+                running = false
+                cancelTimer()
+                link.close()
+                buffer.removeAll()
+                heard.removeAll()
+                lock.withLock { self.link = nil }
+            }
+            idle.set(open: false)
+        }
+
+        var currentStats: PlaybackStats {
+            var st = stats
+            st.samplesQueued = buffer.count
+            st.droppedSamples = buffer.droppedSamples
+            st.highWaterSamples = buffer.highWaterMark
+            st.reopens = link?.reopens ?? 0
+            return st
+        }
+
+        func levels(at now: UInt64) -> LevelReading {
+            var consumed = 0
+            for h in heard {
+                if h.at > now { break }
+                meter.update(h.level, at: Double(h.at) / 1e9)
+                consumed += 1
+            }
+            if consumed > 0 { heard.removeFirst(consumed) }
+            return meter.reading(at: Double(now) / 1e9)
+        }
+
+        // MARK: - Commands (loop locked)
+
+        func write(_ samples: [Int16], at now: UInt64) -> Bool {
+            guard running else { return false }
+            guard !samples.isEmpty else { return true }
+            buffer.append(samples, at: now)
+            idle.set(idle: false)
+            if starved {
+                starved = false
+                stats.underruns += 1
+            }
+            pump()
+            return true
+        }
+
+        func flush(at now: UInt64) {
+            buffer.removeAll()
+            drainRequested = false
+            drainGeneration = nil
+            generation += 1
+            starved = false
+            heard.removeAll()
+            meter.update(.silence, at: Double(now) / 1e9)
+            stats.flushes += 1
+            padNext = true
+            cancelTimer()
+            if let s = readyStream, let op = pa_stream_flush(s, { _, _, userdata in
+                guard let userdata else { return }
+                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().flushed()
+            }, userdata) {
+                flushRequestedAt = now
+                pa_operation_unref(op)
+            } else {
+                idle.set(idle: true)
+            }
+        }
+
+        func drain() {
+            drainRequested = true
+            pump()
+        }
+
+        // MARK: - Feeding the server
+
+        private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+        private var readyStream: OpaquePointer? {
+            guard let s = link?.stream, pa_stream_get_state(s) == PA_STREAM_READY else { return nil }
+            return s
+        }
+
+        /// How long until what the server holds now is all heard, in ns; nil before its timing is known.
+        private func queuedNanos(_ s: OpaquePointer) -> UInt64? {
+            var usec: pa_usec_t = 0
+            var negative: Int32 = 0
+            guard pa_stream_get_latency(s, &usec, &negative) == 0 else { return nil }
+            return negative != 0 ? 0 : usec * 1000
+        }
+
+        /// Hands the server what fits in `aheadMilliseconds`, arms the top-up timer if more waits, and starts
+        /// a drain once everything is handed over after `drain()`.
+        private func pump() {
+            guard running, let s = readyStream else { return }
+            let format = options.format
+            while !buffer.isEmpty {
+                var budget: Int
+                if let queued = queuedNanos(s) {
+                    writtenBlind = 0
+                    budget = queued >= aheadNanos ? 0 : format.sampleCount(nanoseconds: aheadNanos - queued)
+                } else {
+                    budget = format.sampleCount(nanoseconds: aheadNanos) - writtenBlind
+                }
+                guard budget > 0 else { break }
+                let (samples, enqueuedAt) = buffer.take(upTo: budget)
+                let starting = padNext
+                if padNext, !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
+                padNext = false
+                let heardFrom = put(samples, on: s, enqueuedAt: enqueuedAt)
+                if starting, let heardFrom { options.onStartHeard?(heardFrom) }
+                if queuedNanos(s) == nil { writtenBlind += samples.count }
+            }
+            if !buffer.isEmpty {
+                armTimer()
+            } else if drainRequested, drainGeneration == nil {
+                drainRequested = false
+                drainGeneration = generation
+                if let op = pa_stream_drain(s, { _, success, userdata in
+                    guard let userdata else { return }
+                    Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().drained(success != 0)
+                }, userdata) {
+                    pa_operation_unref(op)
+                } else {
+                    drainGeneration = nil
                 }
             }
         }
 
-        /// Hands a written block to the echo canceller: heard from `latency` (ns, to the block's last sample)
-        /// after the write returned, minus the block's length.
-        func tellCanceller(_ block: [Int16], writtenAt: UInt64, latency: UInt64) {
-            guard let canceller = options.echoCanceller else { return }
-            let duration = UInt64(options.format.duration(sampleCount: block.count) * 1e9)
-            let heard = writtenAt + latency - min(latency, duration)
-            block.withUnsafeBufferPointer { canceller.played($0, heardFrom: heard) }
+        /// Hands a block to the server; returns when its first sample will be heard (nil if the write failed).
+        @discardableResult
+        private func put(_ samples: [Int16], on s: OpaquePointer, enqueuedAt: UInt64?) -> UInt64? {
+            let wrote = samples.withUnsafeBytes { b in
+                pa_stream_write(s, b.baseAddress, b.count, nil, 0, PA_SEEK_RELATIVE)
+            }
+            guard wrote == 0 else { return nil }
+            let written = MonotonicClock.now()
+            let latency = queuedNanos(s) ?? 0
+            let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
+            // Heard from (written + latency - duration): latency counts to the block's last sample.
+            let heardFrom = written + latency - min(latency, duration)
+            if let canceller = options.echoCanceller {
+                samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
+            }
+            let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
+            heard.append((heardFrom, level))
+            if heard.count > 1000 { heard.removeFirst(heard.count - 1000) }
+            stats.samplesWritten += samples.count
+            stats.latencySeconds = Double(latency) / 1e9
+            if options.recordTimings, let enqueuedAt, stats.handInToWrittenNanos.count < 1_000_000 {
+                stats.handInToWrittenNanos.append(written - enqueuedAt)
+            }
+            return heardFrom
         }
 
-        func detachWatcher() -> DeviceWatcher? {
-            shared.locked { s -> DeviceWatcher? in
-                s.deviceRemoved = false
-                defer { s.watcher = nil }
-                return s.watcher
-            }
+        private func flushed() {
+            let done = MonotonicClock.now()
+            options.echoCanceller?.playbackFlushed(at: done)
+            if options.recordTimings, let at = flushRequestedAt { stats.flushNanos.append(done - at) }
+            flushRequestedAt = nil
+            if buffer.isEmpty { idle.set(idle: true) }
         }
 
-        /// Waits a second before the next reopen attempt, or less if the stream is closed meanwhile.
-        func waitBeforeRetry() {
-            let deadline = Date(timeIntervalSinceNow: 1)
-            shared.locked { s in
-                if !s.stopRequested { _ = s.cond.wait(until: deadline) }
+        private func drained(_ success: Bool) {
+            guard drainGeneration == generation else { return }  // a flush came in between
+            drainGeneration = nil
+            stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+            padNext = true
+            guard running, buffer.isEmpty else {
+                pump()
+                return
             }
+            starved = false
+            idle.set(idle: true)
+            onEvent?(.playbackFinished)
+        }
+
+        private func underflow() {
+            // Running dry after everything was handed over for a drain is the end of the turn, not an underrun.
+            if drainGeneration == nil && !drainRequested { starved = true }
+        }
+
+        private func armTimer() {
+            guard timer == nil, let api = link?.loop.api else { return }
+            var tv = timeval()
+            pa_gettimeofday(&tv)
+            pa_timeval_add(&tv, pa_usec_t(aheadNanos / 4_000))
+            timer = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+                guard let userdata else { return }
+                let core = Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue()
+                core.cancelTimer()
+                core.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+                core.pump()
+            }, userdata)
+        }
+
+        private func cancelTimer() {
+            guard let t = timer, let api = link?.loop.api else { return }
+            api.pointee.time_free(t)
+            timer = nil
+        }
+
+        // MARK: - PulseStreamRole
+
+        func connect(_ stream: OpaquePointer, device: String?) -> Int32 {
+            let f = options.format
+            let target = max(5, options.targetLatencyMilliseconds)
+            let prebuf = min(target, options.prebufferMilliseconds ?? options.writeMilliseconds)
+            var attr = pa_buffer_attr(maxlength: serverDefault,
+                                      tlength: bytes(milliseconds: target, format: f),
+                                      prebuf: bytes(milliseconds: max(1, prebuf), format: f),
+                                      minreq: bytes(milliseconds: min(options.writeMilliseconds, target), format: f),
+                                      fragsize: serverDefault)
+            pa_stream_set_underflow_callback(stream, { _, userdata in
+                guard let userdata else { return }
+                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().underflow()
+            }, userdata)
+            var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
+                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+            if device != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }  // gone means gone: reopen on the default
+            return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(flags), nil, nil)
+        }
+
+        func ready(_ stream: OpaquePointer) {
+            let pipeWire = link?.loop.isPipeWire ?? false
+            let pad = options.restartPaddingMilliseconds ?? (pipeWire ? 0 : options.targetLatencyMilliseconds)
+            padding = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, pad)))
+            writtenBlind = 0
+            padNext = true
+            pump()
+        }
+
+        func gone() {
+            cancelTimer()
+            drainGeneration = nil
+            starved = false
+            heard.removeAll()
         }
     }
 }

@@ -35,7 +35,7 @@ final class Loopback {
     private static let counter = NSLock()
     nonisolated(unsafe) private static var next = 0
 
-    init(server: String, targetLatencyMilliseconds: Int = 80, recordTimings: Bool = false) throws {
+    init(server: String, targetLatencyMilliseconds: Int = 20, recordTimings: Bool = false) throws {
         Loopback.counter.lock()
         Loopback.next += 1
         let n = Loopback.next

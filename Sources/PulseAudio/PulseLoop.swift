@@ -1,0 +1,265 @@
+import CPulse
+import Foundation
+import Synchronization
+
+/// A stream living on a `PulseLoop`, told when the server connection goes and comes back. Called on the
+/// loop thread with the loop locked.
+protocol PulseLoopClient: AnyObject {
+    /// The server went away (it died or dropped us); reconnecting is retried every second.
+    func contextLost(_ error: PulseAudioError)
+    /// A reconnection attempt failed; the next one follows in a second.
+    func reconnectFailed(_ error: PulseAudioError)
+    /// The server is back: open the stream again.
+    func contextReady()
+}
+
+/// parley's one connection to a PulseAudio server: a `pa_threaded_mainloop` (one thread, "parley-audio") and
+/// its context, shared by the capture and playback streams of that server. Captured chunks are processed and
+/// reply audio is written on that thread or, for writes, directly on the caller's thread under the loop lock —
+/// no thread of our own per stream, no hop per chunk.
+///
+/// Locking: everything a stream keeps is guarded by the loop lock (`locked`), which callbacks already hold.
+/// When the server dies the context is reconnected every second and the clients are told.
+final class PulseLoop: @unchecked Sendable {
+    let server: String?
+    private let mainloop: OpaquePointer
+    private var context: OpaquePointer?
+    private var ready = false
+    private var clients: [ObjectIdentifier: Weak] = [:]
+    private var retry: OpaquePointer?
+    private var reconnectReported = false
+    private var stopping = false
+    private var prioritised = false
+    /// Whether the server is PipeWire's PulseAudio server (it never rewinds a sink: see `PulsePlayback`).
+    private(set) var isPipeWire = false
+    private var infoKnown = false
+    /// While `open` connects: it reports a failure itself (no reconnecting).
+    private var opening = false
+
+    private struct Weak { weak var client: (any PulseLoopClient)? }
+
+    private final class WeakLoop: @unchecked Sendable { weak var loop: PulseLoop? }
+    private static let registry = Mutex<[String: WeakLoop]>([:])
+
+    /// The loop for `server` (nil: `$PULSE_SERVER` or the default socket), connecting it first if no stream
+    /// holds one: fails within `timeout` if no server answers.
+    static func shared(server: String?, timeout: Double) throws(PulseAudioError) -> PulseLoop {
+        let key = server ?? ""
+        return try registry.withLock { loops throws(PulseAudioError) -> PulseLoop in
+            if let loop = loops[key]?.loop, loop.isReady { return loop }
+            let loop = try open(server: server, timeout: timeout)
+            let entry = WeakLoop()
+            entry.loop = loop
+            loops[key] = entry
+            return loop
+        }
+    }
+
+    private init(server: String?, mainloop: OpaquePointer) {
+        self.server = server
+        self.mainloop = mainloop
+    }
+
+    private static func open(server: String?, timeout: Double) throws(PulseAudioError) -> PulseLoop {
+        guard let ml = pa_threaded_mainloop_new() else {
+            throw .connectionFailed(server: PulseContext.describe(server: server), reason: "out of memory")
+        }
+        pa_threaded_mainloop_set_name(ml, "parley-audio")
+        let loop = PulseLoop(server: server, mainloop: ml)  // its deinit stops and frees the loop
+        guard pa_threaded_mainloop_start(ml) >= 0 else {
+            throw .connectionFailed(server: PulseContext.describe(server: server), reason: "cannot start the audio thread")
+        }
+        try loop.locked { () throws(PulseAudioError) in try loop.connect(timeout: timeout) }
+        return loop
+    }
+
+    deinit {
+        pa_threaded_mainloop_lock(mainloop)
+        stopping = true
+        cancelRetry()
+        dropContext()
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    private var isReady: Bool { locked { ready } }
+
+    /// Runs `body` with the loop locked (directly when already on the loop thread).
+    func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        let inside = pa_threaded_mainloop_in_thread(mainloop) != 0
+        if !inside { pa_threaded_mainloop_lock(mainloop) }
+        defer { if !inside { pa_threaded_mainloop_unlock(mainloop) } }
+        return try body()
+    }
+
+    /// The loop's API, for timers (loop locked).
+    var api: UnsafeMutablePointer<pa_mainloop_api>? { pa_threaded_mainloop_get_api(mainloop) }
+
+    /// The context, when connected (loop locked).
+    var liveContext: OpaquePointer? { ready ? context : nil }
+
+    func attach(_ client: any PulseLoopClient) { locked { clients[ObjectIdentifier(client)] = Weak(client: client) } }
+    func detach(_ client: any PulseLoopClient) { locked { _ = clients.removeValue(forKey: ObjectIdentifier(client)) } }
+
+    /// Waits (loop locked) until `done()` holds or `timeout` seconds pass, letting the loop run meanwhile.
+    /// Only for opening: callbacks signal, and a short poll covers a server that never answers.
+    func wait(timeout: Double, until done: () -> Bool) -> Bool {
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        while !done() {
+            if MonotonicClock.now() >= deadline { return false }
+            pa_threaded_mainloop_unlock(mainloop)
+            usleep(500)
+            pa_threaded_mainloop_lock(mainloop)
+        }
+        return true
+    }
+
+    /// Wakes `wait` callers (from callbacks).
+    func signal() { pa_threaded_mainloop_signal(mainloop, 0) }
+
+    /// Names the loop thread and raises its priority, once (from its first callback).
+    func prioritiseLoopThread() {
+        guard !prioritised else { return }
+        prioritised = true
+        raiseThreadPriority(name: "parley-audio")
+    }
+
+    // MARK: - The connection
+
+    private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private func connect(timeout: Double) throws(PulseAudioError) {
+        let where_ = PulseContext.describe(server: server)
+        guard let api = pa_threaded_mainloop_get_api(mainloop), let ctx = pa_context_new(api, "parley") else {
+            throw .connectionFailed(server: where_, reason: "out of memory")
+        }
+        context = ctx
+        opening = true
+        defer { opening = false }
+        pa_context_set_state_callback(ctx, { ctx, userdata in
+            guard let ctx, let userdata else { return }
+            Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue().stateChanged(ctx)
+        }, userdata)
+        if pa_context_connect(ctx, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            let reason = PulseContext.errorString(pa_context_errno(ctx))
+            dropContext()
+            throw .noServer(server: where_, reason: reason)
+        }
+        let settled = wait(timeout: timeout) {
+            let s = pa_context_get_state(ctx)
+            return s == PA_CONTEXT_READY || s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED
+        }
+        if pa_context_get_state(ctx) == PA_CONTEXT_READY {
+            ready = true
+            if let op = pa_context_get_server_info(ctx, { _, info, userdata in
+                guard let userdata else { return }
+                let loop = Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue()
+                if let name = info?.pointee.server_name { loop.isPipeWire = String(cString: name).contains("PipeWire") }
+                loop.infoKnown = true
+                loop.signal()
+            }, userdata) {
+                _ = wait(timeout: timeout) { infoKnown }
+                pa_operation_unref(op)
+            }
+            return
+        }
+        let error = settled ? Self.failure(ctx, server: where_)
+            : PulseAudioError.noServer(server: where_, reason: "no answer within \(formatSeconds(timeout))")
+        dropContext()
+        throw error
+    }
+
+    private static func failure(_ ctx: OpaquePointer, server: String) -> PulseAudioError {
+        let code = pa_context_errno(ctx)
+        let reason = PulseContext.errorString(code)
+        let gone = [PA_ERR_CONNECTIONREFUSED, PA_ERR_INVALIDSERVER, PA_ERR_CONNECTIONTERMINATED, PA_ERR_TIMEOUT]
+        return gone.contains(where: { Int32($0.rawValue) == code })
+            ? .noServer(server: server, reason: reason) : .connectionFailed(server: server, reason: reason)
+    }
+
+    private func dropContext() {
+        guard let ctx = context else { return }
+        pa_context_set_state_callback(ctx, nil, nil)
+        pa_context_disconnect(ctx)
+        pa_context_unref(ctx)
+        context = nil
+        ready = false
+    }
+
+    private func stateChanged(_ ctx: OpaquePointer) {
+        prioritiseLoopThread()
+        signal()
+        guard ctx == context, !stopping, !opening else { return }
+        switch pa_context_get_state(ctx) {
+        case PA_CONTEXT_READY:
+            ready = true
+            reconnectReported = false
+            if clientsWaiting {
+                clientsWaiting = false
+                each { $0.contextReady() }
+            }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            let error = Self.failure(ctx, server: PulseContext.describe(server: server))
+            let wasReady = ready
+            dropContext()
+            if wasReady {
+                clientsWaiting = true
+                each { $0.contextLost(error) }
+            } else if !reconnectReported {
+                reconnectReported = true
+                each { $0.reconnectFailed(error) }
+            }
+            scheduleReconnect()
+        default:
+            break
+        }
+    }
+
+    /// Whether clients lost the connection and wait for `contextReady`.
+    private var clientsWaiting = false
+
+    private func each(_ body: (any PulseLoopClient) -> Void) {
+        for w in Array(clients.values) { if let c = w.client { body(c) } }
+    }
+
+    private func scheduleReconnect() {
+        guard retry == nil, !stopping, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
+        var tv = timeval()
+        pa_gettimeofday(&tv)
+        pa_timeval_add(&tv, 1_000_000)
+        retry = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+            guard let userdata else { return }
+            Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue().reconnect()
+        }, userdata)
+    }
+
+    private func cancelRetry() {
+        guard let e = retry, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
+        api.pointee.time_free(e)
+        retry = nil
+    }
+
+    /// A retry: a fresh context; its state callback reports how it went.
+    private func reconnect() {
+        cancelRetry()
+        guard !stopping, context == nil, let api = pa_threaded_mainloop_get_api(mainloop),
+            let ctx = pa_context_new(api, "parley")
+        else { return }
+        context = ctx
+        pa_context_set_state_callback(ctx, { ctx, userdata in
+            guard let ctx, let userdata else { return }
+            Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue().stateChanged(ctx)
+        }, userdata)
+        if pa_context_connect(ctx, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            guard context == ctx else { return }  // its state callback has dealt with it (and freed it)
+            let error = Self.failure(ctx, server: PulseContext.describe(server: server))
+            dropContext()
+            if !reconnectReported {
+                reconnectReported = true
+                each { $0.reconnectFailed(error) }
+            }
+            scheduleReconnect()
+        }
+    }
+}
