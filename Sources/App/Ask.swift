@@ -63,6 +63,7 @@ struct Ask: AsyncParsableCommand {
         for p in problems { StandardStream.write("parley: \(TerminalText.sanitized(p))\n", to: 2) }
         let tools = registry
         let replyAudio = ReplyAudio()
+        let latency = AskLatency()
         var oneTurn = config
         oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
         let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil)
@@ -71,7 +72,10 @@ struct Ask: AsyncParsableCommand {
                 endpoint: config.endpoint, credential: credential, setup: setup),
             logger: { var l = Logger(label: "parley.ask"); l.logLevel = .error; return l }(),  // the printer says it in words
             playback: { command in
-                if case .play(let pcm) = command { replyAudio.append(pcm) }
+                if case .play(let pcm) = command {
+                    latency.replyAudio()
+                    replyAudio.append(pcm)
+                }
             })
         let printer = AskPrinter(json: json, thoughts: thoughts)
         let runner = ToolRunner(registry: tools, policy: ToolCallPolicy(
@@ -90,6 +94,7 @@ struct Ask: AsyncParsableCommand {
         var lastClose: CloseReason?
         loop: for await event in session.events {
             printer.print(event)
+            if json, let line = latency.take(event) { StandardStream.write(line + "\n", to: 1) }
             switch event {
             case .setupComplete where !asked:
                 asked = true
@@ -97,8 +102,10 @@ struct Ask: AsyncParsableCommand {
                     if let speech {
                         session.activityStart()
                         for chunk in speech { session.sendAudio(chunk) }
+                        latency.asked()
                         session.activityEnd()
                     } else {
+                        latency.asked()
                         session.sendText(question)
                     }
                 }
@@ -113,6 +120,8 @@ struct Ask: AsyncParsableCommand {
                 })
             case .toolCallCancellation(let ids):
                 runner.cancel(ids)
+            case .turnResent:
+                latency.asked(again: true)
             case .turnComplete where asked:
                 completed = true
                 session.close()
@@ -128,6 +137,7 @@ struct Ask: AsyncParsableCommand {
             }
         }
         printer.finish()
+        if json, asked { StandardStream.write(latency.summaryLine + "\n", to: 1) }
         await mcp.stop()
         if let saveAudio {
             try report { try AskAudio.saveReply(replyAudio.data, to: saveAudio) }

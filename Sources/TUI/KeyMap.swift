@@ -19,6 +19,7 @@ public struct KeyMap: Sendable, Equatable {
         .init(KeyChord(.character("i")), .textInput),
         .init(KeyChord(.character("t")), .toolLogFocus),
         .init(KeyChord(.character("?")), .help),
+        .init(KeyChord(.character("L")), .latencyStats),
         .init(KeyChord(.character("q")), .quit),
         .init(KeyChord(.character("c"), .control), .interruptOrQuit),
         .init(KeyChord(.pageUp), .scrollPageUp),

@@ -2,6 +2,8 @@
 public enum Overlay: Sendable, Equatable {
     case voiceMenu(VoiceMenu)
     case help
+    /// Per-turn latency: each stage's turns, last, p50 and p95.
+    case latencyStats(LatencyStats)
     case confirm(ConfirmModel)
     /// A message box; any key closes it.
     case message(title: String, text: String)

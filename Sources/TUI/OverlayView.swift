@@ -5,6 +5,9 @@ public enum OverlayView {
         switch o {
         case .voiceMenu(let m): return voiceMenu(m, screen: screen)
         case .help: return box(title: "Keys", body: help(keyMap), screen: screen, footer: "any key closes")
+        case .latencyStats(let stats):
+            let key = keyMap.keys(for: .latencyStats).first.map { "\($0) or " } ?? ""
+            return box(title: "Latency per turn", body: LatencyStatsView.body(stats, screen: screen), screen: screen, footer: key + "Esc closes")
         case .confirm(let c): return confirm(c, screen: screen)
         case .message(let title, let text):
             return box(title: title, body: wrapBody(TerminalText.sanitized(text), role: .menu, screen: screen), screen: screen, footer: "any key closes")

@@ -165,7 +165,7 @@ let launchToFrame = processAge(at: firstFrame)
             case .changed: state.overlay = .confirm(c); return [.overlay]
             case .none: return []
             }
-        case .help, .message:
+        case .help, .message, .latencyStats:
             if e.kind == .release { return [] }
             state.overlay = nil; return .all
         }
@@ -206,6 +206,13 @@ let launchToFrame = processAge(at: firstFrame)
     case .pushToTalk: return []
     case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
     case .help: state.overlay = .help; return [.overlay, .status]
+    case .latencyStats:
+        state.overlay = .latencyStats(LatencyStats(stages: [
+            .init(title: "first words on screen", explanation: "(demo figures)", count: 3, lastMs: 380, p50Ms: 412, p95Ms: 530),
+            .init(title: "first reply audio received", explanation: "(demo figures)", count: 3, lastMs: 405, p50Ms: 420, p95Ms: 560),
+            .init(title: "first sound played", explanation: "(demo figures)", count: 0),
+        ]))
+        return [.overlay, .status]
     case .textInput: state.input = LineEditor(history: inputHistory); return .all
     case .toolLogFocus:
         state.toolLog.focus()

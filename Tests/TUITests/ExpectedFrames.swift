@@ -214,7 +214,6 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   �
       · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
 you     東京の天気は？ 😀 ありがとう                                           │
 gemini  Sure — here is the forecast for tomorrow                               │
-                                                                               │
                        ┌─ Keys ────────────────────────────────────────────────────────────────┐
                        │ Space         talk: hold Space (or tap to start, tap again to stop)   │
                        │ v             choose a voice                                          │
@@ -222,6 +221,7 @@ gemini  Sure — here is the forecast for tomorrow                              
                        │ Tab i         type a message (Enter sends, Esc leaves)                │
                        │ t             focus the tool-call log (↑↓ select, Enter expand)       │
                        │ ?             this help                                               │
+                       │ L             latency per turn: first words, audio, sound (p50/p95)   │
                        │ q             quit                                                    │
                        │ Ctrl-C        interrupt the reply; quit when idle                     │
                        │ PgUp          scroll the transcript up a page                         │
@@ -248,14 +248,14 @@ gemini  Sure — here is the forecast for tomorrow                              
  any key closes
 """#,
         "help_80x24": #"""
- parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
- se┌─ Keys ────────────────────────────────────────────────────────────────┐old
-you│ Space         talk: hold Space (or tap to start, tap again to stop)   │
-gem│ v             choose a voice                                          │
-   │ m             switch push-to-talk / open mic                          │
+ pa┌─ Keys ────────────────────────────────────────────────────────────────┐MO
+ se│ Space         talk: hold Space (or tap to start, tap again to stop)   │old
+you│ v             choose a voice                                          │
+gem│ m             switch push-to-talk / open mic                          │
    │ Tab i         type a message (Enter sends, Esc leaves)                │
-you│ t             focus the tool-call log (↑↓ select, Enter expand)       │
-gem│ ?             this help                                               │
+   │ t             focus the tool-call log (↑↓ select, Enter expand)       │
+you│ ?             this help                                               │
+gem│ L             latency per turn: first words, audio, sound (p50/p95)   │
    │ q             quit                                                    │
    │ Ctrl-C        interrupt the reply; quit when idle                     │
    │ PgUp          scroll the transcript up a page                         │
@@ -340,6 +340,113 @@ gemini  Sure — here is the forecast for tomorrow [interrupted]
  mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      muted
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  Space hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help
+"""#,
+        "latencyStats_10x5": #"""
+
+terminal t
+need at le
+ now 10×5
+
+"""#,
+        "latencyStats_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                           ┌─ Latency per turn ────────────────────────────────────────────┐
+                           │ stage                      turns     last      p50      p95   │
+                           │ first words on screen          3   412 ms   398 ms  1210 ms   │
+                           │   end of speech or Enter → the reply's first words are shown  │
+                           │ first reply audio received     3   388 ms   371 ms  1190 ms   │
+                           │   end of speech or Enter → the first reply audio arrives      │
+                           │ first sound played             0        —        —        —   │
+                           │   end of speech or Enter → the speaker plays its first sample │
+                           │                                                               │
+                           │ ms from the end of your turn; p50/p95 over this session       │
+                           └───────────────────────────────────────────── L or Esc closes ─┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ L/Esc closes
+"""#,
+        "latencyStats_40x12": #"""
+ parley  ● live  voice Puck  gem… DEMO
+ ┌─ Latency per turn ─────────────────┐
+ │ first words on screen              │
+y│   3 turns  p50 398 ms  p95 1210 ms │
+g│ first reply audio received         │
+ │   3 turns  p50 371 ms  p95 1190 ms │
+─│ first sound played                 │─
+ │   0 turns  p50 —  p95 —            │
+ │                                    │s
+ │ ms from the end of your turn; p50… │
+ └────────────────── L or Esc closes ─┘…
+ L/Esc closes
+"""#,
+        "latencyStats_60x16": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash    DEMO
+ session 2:05  goAway in 42 s                 PTT: tap/hold
+y┌─ Latency per turn ─────────────────────────────────────┐
+g│ stage                      turns      p50      p95     │t
+ │ first words on screen          3   398 ms  1210 ms     │
+ │   end of speech or Enter → the reply's first words ar… │
+y│ first reply audio received     3   371 ms  1190 ms     │
+g│   end of speech or Enter → the first reply audio arri… │
+ │ first sound played             0        —        —     │
+─│   end of speech or Enter → the speaker plays its firs… │─
+ │                                                        │s
+ │ ms from the end of your turn; p50/p95 over this sessi… │
+ └────────────────────────────────────── L or Esc closes ─┘s
+ mic [||||||||||||||||||||  |  ] -12 dB      ● talking
+ spk [|||||||||||||   |        ] -30 dB CLIP echo: headphon…
+ L/Esc closes
+"""#,
+        "latencyStats_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you    ┌─ Latency per turn ────────────────────────────────────────────┐
+gemini │ stage                      turns     last      p50      p95   │
+       │ first words on screen          3   412 ms   398 ms  1210 ms   │
+       │   end of speech or Enter → the reply's first words are shown  │
+       │ first reply audio received     3   388 ms   371 ms  1190 ms   │
+       │   end of speech or Enter → the first reply audio arrives      │
+       │ first sound played             0        —        —        —   │
+       │   end of speech or Enter → the speaker plays its first sample │
+       │                                                               │
+       │ ms from the end of your turn; p50/p95 over this session       │
+       └───────────────────────────────────────────── L or Esc closes ─┘
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ L/Esc closes
 """#,
         "message_120x40": #"""
  parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO

@@ -26,6 +26,16 @@ enum Fixtures {
         return s
     }
 
+    /// Three turns timed: first words and reply audio for each, a first sound for two, one of them slow.
+    static let latencyStats = LatencyStats(stages: [
+        .init(title: "first words on screen", explanation: "end of speech or Enter → the reply's first words are shown",
+              count: 3, lastMs: 412, p50Ms: 398, p95Ms: 1210),
+        .init(title: "first reply audio received", explanation: "end of speech or Enter → the first reply audio arrives",
+              count: 3, lastMs: 388, p50Ms: 371, p95Ms: 1190),
+        .init(title: "first sound played", explanation: "end of speech or Enter → the speaker plays its first sample",
+              count: 0),
+    ])
+
     /// A conversation of `turns` user/model pairs with some CJK and long lines.
     static func longTranscript(turns: Int) -> TranscriptModel {
         var t = TranscriptModel()

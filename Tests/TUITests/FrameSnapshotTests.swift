@@ -25,6 +25,10 @@ final class FrameSnapshotTests: XCTestCase {
             help.overlay = .help
             out.append(("help_\(sz)", help, r, c))
 
+            var latency = base
+            latency.overlay = .latencyStats(Fixtures.latencyStats)
+            out.append(("latencyStats_\(sz)", latency, r, c))
+
             var confirm = base
             confirm.overlay = .confirm(ConfirmModel(question: "Run shell command?", detail: "rm -rf /tmp/parley-test && echo done"))
             out.append(("confirm_\(sz)", confirm, r, c))
@@ -63,6 +67,11 @@ final class FrameSnapshotTests: XCTestCase {
         out.append(("tooSmall_39x11", small, 11, 39))
         out.append(("tooSmall_80x11", small, 11, 80))
         out.append(("minimum_40x12", base, 12, 40))
+        var stats = base
+        stats.overlay = .latencyStats(Fixtures.latencyStats)
+        out.append(("latencyStats_40x12", stats, 12, 40))
+        out.append(("latencyStats_60x16", stats, 16, 60))
+        out.append(("latencyStats_10x5", stats, 5, 10))
         return out
     }
 
@@ -95,6 +104,11 @@ final class FrameSnapshotTests: XCTestCase {
     func testHelp_80x24() throws { try check("help_80x24") }
     func testInterrupted_120x40() throws { try check("interrupted_120x40") }
     func testInterrupted_80x24() throws { try check("interrupted_80x24") }
+    func testLatencyStats_120x40() throws { try check("latencyStats_120x40") }
+    func testLatencyStats_80x24() throws { try check("latencyStats_80x24") }
+    func testLatencyStats_60x16() throws { try check("latencyStats_60x16") }
+    func testLatencyStats_40x12() throws { try check("latencyStats_40x12") }
+    func testLatencyStats_10x5() throws { try check("latencyStats_10x5") }
     func testMessage_120x40() throws { try check("message_120x40") }
     func testMessage_80x24() throws { try check("message_80x24") }
     func testMinimum_40x12() throws { try check("minimum_40x12") }

@@ -65,6 +65,9 @@ extension Reducer {
             }
         case .help, .message:
             s.ui.overlay = nil
+        case .latencyStats:
+            // Left open while other keys are pressed: it updates as turns are timed.
+            if k.key == .escape || s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) == .latencyStats { s.ui.overlay = nil }
         case .confirm(var model):
             let answer = model.handle(k, screen: s.ui.screen)
             if answer == .quit {
@@ -118,6 +121,9 @@ extension Reducer {
             return []
         case .help:
             s.ui.overlay = .help
+            return []
+        case .latencyStats:
+            s.ui.overlay = .latencyStats(s.latency.stats)
             return []
         case .quit:
             return quit(&s, now: now)

@@ -63,6 +63,7 @@ extension Reducer {
             if let reason, !reason.isEmpty, reason != "TURN_COMPLETE_REASON_UNSPECIFIED" {
                 fx += system(&s, "the model ended its turn: \(reason)")
             }
+            if s.typedTurn?.afterReply != true { s.latency.turnCompleted() }
             if var typed = s.typedTurn {
                 // The first turn to complete after a typed turn sent over a reply is that reply's.
                 if typed.afterReply { typed.afterReply = false; s.typedTurn = typed } else { s.typedTurn = nil }
@@ -105,13 +106,17 @@ extension Reducer {
                 fx += system(&s, "connection lost (\(after.codeAndReason): \(after.message)) — retrying until it is back (r: now); typed messages wait in a queue", error: true)
             }
         case .textQueued(let id, let text, let waiting):
+            s.latency.forget()
             fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
             fx.append(.record(.queued(id: id, text: text)))
         case .queuedTextSent(let ids):
+            // A queued message's turn starts when it goes out, not when it was typed during the outage.
+            s.latency.userFinished(at: now)
             fx += ids.map { .record(.sent(id: $0)) }
         case .textNotQueued(_, let limit):
             fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
         case .turnResent:
+            s.latency.resent(at: now)
             fx += system(&s, "your last turn had no answer yet: sent again on the new connection")
         case .replyStalled(let finding, let recovery):
             fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
@@ -122,6 +127,7 @@ extension Reducer {
         case .heldAudioDropped(let bytes):
             fx += system(&s, "the connection is down: \(bytes / 32) ms of mic audio were not sent; the microphone is paused until it is back", error: true)
         case .failed(let reason):
+            s.latency.forget()
             s.connected = false
             s.offline = false
             s.reconnectAt = nil

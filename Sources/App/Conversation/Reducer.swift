@@ -18,10 +18,13 @@ enum Reducer {
             fx = s.talk.micClosed(id: id)
         case .replyAudioStarted(let t):
             timeUserTurnIfOpenMic(&s)
-            if let start = s.latency.current?.endOfSpeech, s.latency.current?.firstReplyByte == nil {
-                s.ui.header.latencyMs = max(0, Int(((t - start) * 1000).rounded()))
+            // The first chunk after a cut belongs to the reply being dropped, not to the turn that cut it.
+            if s.talk.reply != .discarding, let ms = s.latency.replyByte(at: t) {
+                s.ui.header.latencyMs = Int(ms.rounded())
             }
-            s.latency.replyByte(at: t)
+        case .replyAudible(let t):
+            // The header shows what the user felt: end of speech → first sound, once the turn has one.
+            if let ms = s.latency.audible(at: t) { s.ui.header.latencyMs = ms }
         case .confirmTool(let id, let name, let detail):
             fx = confirmTool(&s, id: id, name: name, detail: detail)
         case .toolFinished(let id, let outcome, let result):
@@ -49,6 +52,7 @@ enum Reducer {
         case .quitRequested:
             fx = quit(&s, now: now)
         }
+        if case .latencyStats = s.ui.overlay { s.ui.overlay = .latencyStats(s.latency.stats) }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
         if s.voice != before.voice { fx.append(.rememberVoice(s.voice)) }
         refreshHeader(&s, now: now)

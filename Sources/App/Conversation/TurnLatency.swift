@@ -1,13 +1,81 @@
+import TUI
+
 /// The latency a user feels, per turn: from the end of their speech (or the typed turn) to the first words
 /// of the reply on screen, the first reply audio received, and the first reply sample played. Kept for the
 /// whole session as percentiles.
+///
+/// Each stage is timed at most once per turn, never before the turn's end of speech (a reading from before
+/// it belongs to an earlier reply), and only while the turn is open: a completed turn takes no more words or
+/// audio (a later reply the model starts on its own is not this turn's), except the first audible sample of
+/// audio it already received, which the speaker plays after the server has finished sending.
 struct TurnLatency: Sendable, Equatable {
+    /// The timed stages, in the order a reply reaches the user.
+    enum Stage: CaseIterable, Sendable {
+        /// End of speech → the first words of the reply (transcript or text).
+        case firstText
+        /// End of speech → the first reply audio received from the server.
+        case firstAudio
+        /// End of speech → the first reply sample played by the speaker.
+        case firstAudible
+
+        /// The stage's name in the stats view.
+        var title: String {
+            switch self {
+            case .firstText: "first words on screen"
+            case .firstAudio: "first reply audio received"
+            case .firstAudible: "first sound played"
+            }
+        }
+
+        /// One line saying what is measured, for the stats view.
+        var explanation: String {
+            switch self {
+            case .firstText: "end of speech or Enter → the reply's first words are shown"
+            case .firstAudio: "end of speech or Enter → the first reply audio arrives"
+            case .firstAudible: "end of speech or Enter → the speaker plays its first sample"
+            }
+        }
+
+        /// The stage's name in `ask --json` (`firstTextMs`, …).
+        var jsonName: String {
+            switch self {
+            case .firstText: "firstText"
+            case .firstAudio: "firstAudio"
+            case .firstAudible: "firstAudible"
+            }
+        }
+    }
+
     /// The turn being timed, from the moment the user stopped talking.
     struct Turn: Sendable, Equatable {
         var endOfSpeech: Double
         var firstTranscript: Double?
         var firstReplyByte: Double?
         var firstAudible: Double?
+        /// The reply's turn completed: no more words or audio are this turn's.
+        var completed = false
+
+        /// Milliseconds from the end of speech to a stage, nil when the stage did not happen.
+        func milliseconds(_ stage: Stage) -> Double? {
+            let at: Double?
+            switch stage {
+            case .firstText: at = firstTranscript
+            case .firstAudio: at = firstReplyByte
+            case .firstAudible: at = firstAudible
+            }
+            return at.map { ($0 - endOfSpeech) * 1000 }
+        }
+
+        var hasAnyStage: Bool { firstTranscript != nil || firstReplyByte != nil || firstAudible != nil }
+    }
+
+    /// One stage over the session, in milliseconds.
+    struct StageSummary: Sendable, Equatable {
+        var stage: Stage
+        var count: Int
+        var last: Double?
+        var p50: Double?
+        var p95: Double?
     }
 
     private(set) var current: Turn?
@@ -24,34 +92,77 @@ struct TurnLatency: Sendable, Equatable {
     /// The user started talking again: a turn not answered yet is not timed.
     mutating func userStarted() { current = nil }
 
-    mutating func transcript(at t: Double) {
-        guard var c = current, c.firstTranscript == nil else { return }
+    /// The turn is not timed (queued while offline, or the connection failed): it would measure the outage.
+    mutating func forget() { current = nil }
+
+    /// The question went out again on a new connection: if nothing of the reply came yet, the clock restarts
+    /// from now, so the time spent reconnecting is not counted as the reply's.
+    mutating func resent(at t: Double) {
+        guard var c = current, !c.hasAnyStage, !c.completed else { return }
+        c.endOfSpeech = t
+        current = c
+    }
+
+    /// The reply's turn completed. A turn that got nothing yet (a blocking tool call, or the completion of a
+    /// reply the user cut off before this turn) stays open. Returns the finished turn.
+    @discardableResult
+    mutating func turnCompleted() -> Turn? {
+        guard var c = current, c.hasAnyStage, !c.completed else { return nil }
+        c.completed = true
+        current = c
+        return c
+    }
+
+    /// The first words of the reply were shown; returns the milliseconds recorded, if this was the first.
+    @discardableResult
+    mutating func transcript(at t: Double) -> Double? {
+        guard var c = current, !c.completed, c.firstTranscript == nil, t >= c.endOfSpeech else { return nil }
         c.firstTranscript = t
-        toTranscript.append((t - c.endOfSpeech) * 1000)
         current = c
+        let ms = (t - c.endOfSpeech) * 1000
+        toTranscript.append(ms)
+        return ms
     }
 
-    mutating func replyByte(at t: Double) {
-        guard var c = current, c.firstReplyByte == nil else { return }
+    /// The first reply audio arrived; returns the milliseconds recorded, if this was the first.
+    @discardableResult
+    mutating func replyByte(at t: Double) -> Double? {
+        guard var c = current, !c.completed, c.firstReplyByte == nil, t >= c.endOfSpeech else { return nil }
         c.firstReplyByte = t
-        toReplyByte.append((t - c.endOfSpeech) * 1000)
         current = c
+        let ms = (t - c.endOfSpeech) * 1000
+        toReplyByte.append(ms)
+        return ms
     }
 
-    /// Returns the milliseconds from the end of speech to the first audible sample, for the header.
+    /// The speaker played the first sample of this turn's reply. Only audio the turn received can be heard, so
+    /// a turn without reply audio (text only, or sound off) times nothing here. Returns the milliseconds from
+    /// the end of speech, for the header.
     mutating func audible(at t: Double) -> Int? {
-        guard var c = current, c.firstAudible == nil else { return nil }
+        guard var c = current, c.firstAudible == nil, let received = c.firstReplyByte, t >= received else { return nil }
         c.firstAudible = t
+        current = c
         let ms = (t - c.endOfSpeech) * 1000
         toAudible.append(ms)
-        current = c
         return Int(ms.rounded())
     }
 
-    /// The p50/p95 summary, one line per stage, for the stats view and `ask --json`.
-    var summary: [(stage: String, count: Int, p50: Double?, p95: Double?)] {
-        [("first words on screen", toTranscript), ("first reply audio received", toReplyByte), ("first sample played", toAudible)]
-            .map { ($0.0, $0.1.count, Self.percentile($0.1, 50), Self.percentile($0.1, 95)) }
+    /// The milliseconds recorded for a stage, one per timed turn.
+    func samples(_ stage: Stage) -> [Double] {
+        switch stage {
+        case .firstText: toTranscript
+        case .firstAudio: toReplyByte
+        case .firstAudible: toAudible
+        }
+    }
+
+    /// Count, last, p50 and p95 of each stage, for the stats view and `ask --json`.
+    var summary: [StageSummary] {
+        Stage.allCases.map { stage in
+            let v = samples(stage)
+            return StageSummary(stage: stage, count: v.count, last: v.last,
+                                p50: Self.percentile(v, 50), p95: Self.percentile(v, 95))
+        }
     }
 
     /// Nearest-rank percentile of `values`, nil when there are none.
@@ -61,4 +172,16 @@ struct TurnLatency: Sendable, Equatable {
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
         return sorted[max(0, min(sorted.count - 1, rank - 1))]
     }
+}
+
+extension TurnLatency {
+    /// The stats overlay's content: every stage, in whole milliseconds.
+    var stats: LatencyStats {
+        LatencyStats(stages: summary.map { s in
+            LatencyStats.Stage(title: s.stage.title, explanation: s.stage.explanation, count: s.count,
+                               lastMs: s.last.map(Self.whole), p50Ms: s.p50.map(Self.whole), p95Ms: s.p95.map(Self.whole))
+        })
+    }
+
+    static func whole(_ ms: Double) -> Int { Int(ms.rounded()) }
 }
