@@ -52,6 +52,7 @@ struct Ask: AsyncParsableCommand {
     }
 
     func run() async throws {
+        NetworkThreads.useOne()
         let config = try report { try common.resolve() }
         if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
         let credential = try report { try config.credential() }

@@ -33,6 +33,7 @@ struct Parley: AsyncParsableCommand {
 
     func run() async throws {
         let launchedAt = TimeSource.monotonic.now()
+        NetworkThreads.useOne()
         var config = try report { try common.resolve() }
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))

@@ -120,7 +120,7 @@ final class PulseLoop: @unchecked Sendable {
 
     /// Names the loop thread and raises its priority, once (from its first callback).
     func prioritiseLoopThread() {
-        guard !prioritised else { return }
+        guard !prioritised, pa_threaded_mainloop_in_thread(mainloop) != 0 else { return }
         prioritised = true
         raiseThreadPriority(name: "parley-audio")
     }

@@ -29,6 +29,8 @@ final class AudioIO: Sendable {
         var awaitingFirstAudio = true
         /// The close whose last chunk has not been handed over yet.
         var pendingClose: Int?
+        /// 20 ms frames around sound, 100 ms while the room is silent (open mic only).
+        var framing = MicFraming()
     }
 
     /// What could not be opened, in words for the banner; nil when sound works.
@@ -69,6 +71,7 @@ final class AudioIO: Sendable {
             }
             var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs)
             po.echoCanceller = canceller
+            po.onStartHeard = { ns in events.post(.replyAudible(at: Double(ns) / 1e9)) }
             let p = PulsePlayback(options: po, onEvent: { e in AudioIO.report(e, to: events) })
             var co = PulseCapture.Options(device: mic)
             co.echoCanceller = canceller
@@ -94,6 +97,7 @@ final class AudioIO: Sendable {
         if let capture {
             do {
                 try capture.open { [weak self] chunk in self?.captured(chunk) }
+                capture.suspend()  // until the mic opens
             } catch {
                 playback?.close()
                 self.problemOverride.withLock { $0 = Self.describe(error) }
@@ -135,15 +139,16 @@ final class AudioIO: Sendable {
         let now = Double(chunk.timestamp) / 1e9
         let playing = playback?.levels().rmsDBFS ?? -100
         let converged = canceller?.isConverged ?? true
-        let (session, pass, closed) = state.withLock { s in
+        let (session, bytes, closed) = state.withLock { s in
             s.halfDuplex.cancellerConverged = converged
             let pass = !s.halfDuplexOn
                 || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelAnswering, at: now)
             var closed: Int?
             if chunk.endsGate { closed = s.pendingClose; s.pendingClose = nil }
-            return (s.session, pass, closed)
+            let bytes = pass ? s.framing.frame(chunk, batching: s.halfDuplexOn) : nil
+            return (s.session, bytes, closed)
         }
-        if pass, let session { session.sendAudio(Data(chunk.littleEndianBytes)) }
+        if let bytes, let session { session.sendAudio(Data(bytes)) }
         if let closed { events.post(.micClosed(id: closed)) }
     }
 
@@ -158,7 +163,9 @@ final class AudioIO: Sendable {
                 $0.halfDuplexOn = openMic
                 $0.halfDuplex.protection = protection
                 $0.pendingClose = nil
+                $0.framing.reset()
             }
+            capture?.resume()
             capture?.setGate(open: true)
         case .close(let id):
             guard let capture, capture.isGateOpen else {
@@ -167,6 +174,7 @@ final class AudioIO: Sendable {
             }
             state.withLock { $0.pendingClose = id }
             capture.setGate(open: false)
+            capture.suspend()  // after the chunk that ends the gate
         }
     }
 
