@@ -30,9 +30,6 @@ final class PulseLoop: @unchecked Sendable {
     private var reconnectReported = false
     private var stopping = false
     private var prioritised = false
-    /// Whether the server is PipeWire's PulseAudio server (it never rewinds a sink: see `PulsePlayback`).
-    private(set) var isPipeWire = false
-    private var infoKnown = false
     /// While `open` connects: it reports a failure itself (no reconnecting).
     private var opening = false
 
@@ -152,16 +149,6 @@ final class PulseLoop: @unchecked Sendable {
         }
         if pa_context_get_state(ctx) == PA_CONTEXT_READY {
             ready = true
-            if let op = pa_context_get_server_info(ctx, { _, info, userdata in
-                guard let userdata else { return }
-                let loop = Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue()
-                if let name = info?.pointee.server_name { loop.isPipeWire = String(cString: name).contains("PipeWire") }
-                loop.infoKnown = true
-                loop.signal()
-            }, userdata) {
-                _ = wait(timeout: timeout) { infoKnown }
-                pa_operation_unref(op)
-            }
             return
         }
         let error = settled ? Self.failure(ctx, server: where_)

@@ -69,14 +69,13 @@ public final class PulsePlayback: AudioSink {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
-        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds; nil:
-        /// automatic. PulseAudio starts a stream that was idle at once by rewinding the sink over what it had
-        /// already rendered ahead (about `tlength`): a device plays the new audio, but a monitor source has
-        /// already passed on that stretch, so recordings of the monitor (and anything fed from it) lose the
-        /// first ~16 ms of a reply (`PulseDaemonTests.testToneComesBackOnTheMonitor…` measures it). Automatic
-        /// pads `targetLatencyMilliseconds` on PulseAudio, where the pad is what the rewind overwrites, so the
-        /// first sample is not delayed on the monitor; and nothing on PipeWire, which never rewinds.
-        public var restartPaddingMilliseconds: Int?
+        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds.
+        /// 0 by default: `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard` records the whole
+        /// reply on the monitor, first sample 2–3 ms after the write, on PulseAudio and PipeWire. (A reply
+        /// written within milliseconds of the previous drain completing can lose its first ~16 ms on a
+        /// PulseAudio monitor, where the sink rewinds over what the monitor already passed on; a device
+        /// plays it. Set this to the loss for setups recorded from a monitor.)
+        public var restartPaddingMilliseconds = 0
         /// Told, with the loop locked, when the first sample after open, a flush or a drained turn will be heard
         /// (`MonotonicClock` nanoseconds, usually a few milliseconds ahead): the latency the user feels.
         public var onStartHeard: (@Sendable (UInt64) -> Void)?
@@ -468,9 +467,7 @@ public final class PulsePlayback: AudioSink {
         }
 
         func ready(_ stream: OpaquePointer) {
-            let pipeWire = link?.loop.isPipeWire ?? false
-            let pad = options.restartPaddingMilliseconds ?? (pipeWire ? 0 : options.targetLatencyMilliseconds)
-            padding = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, pad)))
+            padding = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, options.restartPaddingMilliseconds)))
             writtenBlind = 0
             padNext = true
             pump()

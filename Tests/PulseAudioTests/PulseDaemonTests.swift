@@ -35,7 +35,7 @@ final class Loopback {
     private static let counter = NSLock()
     nonisolated(unsafe) private static var next = 0
 
-    init(server: String, targetLatencyMilliseconds: Int = 20, recordTimings: Bool = false) throws {
+    init(server: String, targetLatencyMilliseconds: Int = 20, recordTimings: Bool = false, padding: Int = 0) throws {
         Loopback.counter.lock()
         Loopback.next += 1
         let n = Loopback.next
@@ -47,6 +47,7 @@ final class Loopback {
         capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"), onEvent: { events.append($0) })
         var po = PulsePlayback.Options(server: server, device: sink, targetLatencyMilliseconds: targetLatencyMilliseconds)
         po.recordTimings = recordTimings
+        po.restartPaddingMilliseconds = padding
         playback = PulsePlayback(options: po, onEvent: { events.append($0) })
         capture.setGate(open: true)
         let rec = recorder
@@ -222,6 +223,9 @@ final class PulseDaemonTests: XCTestCase {
         let loop = try Loopback(server: server)
         defer { loop.close() }
         let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5)
+        // A reply comes after a pause (written within milliseconds of the pre-roll's drain completing, a
+        // PulseAudio monitor can miss its first ~16 ms: see `restartPaddingMilliseconds`).
+        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
         XCTAssertTrue(loop.playback.write(tone))
         loop.playback.drain()
         XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 15))
@@ -238,6 +242,37 @@ final class PulseDaemonTests: XCTestCase {
         print("round trip: \(String(format: "%.3f", seconds)) s of tone at "
               + "\(String(format: "%.1f", Signals.frequency(middle, rate: 16_000))) Hz, "
               + "RMS \(String(format: "%.2f", AudioLevel(measuring: middle).rmsDBFS)) dBFS")
+    }
+
+    /// How much of the start of a reply the monitor loses after the stream went idle (a drained turn, then
+    /// silence), with and without the restart padding; and how late the first sample is heard.
+    func testTheStartOfAReplyAfterAnIdleStreamIsHeard() throws {
+        let server = try testPulseServer()
+        let pipeWire = try testServerIsPipeWire(server)
+        var lost: [Int: Double] = [:]
+        for padding in [0, 20] {
+            let loop = try Loopback(server: server, padding: padding)
+            defer { loop.close() }
+            var heard: [Double] = []
+            var onsets: [Double] = []
+            for _ in 0..<3 {
+                XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.5), "idle for half a second")
+                let start = MonotonicClock.now()
+                loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.3, amplitude: 0.5))
+                loop.playback.drain()
+                XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+                XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+                let t = loop.timeline()
+                let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
+                heard.append(Double(span.count) / 16)
+                onsets.append(Double(Int64(t.time(ofSample: span.lowerBound)) - Int64(start)) / 1e6)
+            }
+            lost[padding] = 300 - heard.reduce(0, +) / Double(heard.count)
+            print("restart padding \(padding) ms on \(pipeWire ? "PipeWire" : "PulseAudio"): "
+                  + "heard \(heard.map { String(format: "%.1f", $0) }) of 300 ms, first sample after "
+                  + "\(onsets.map { String(format: "%.1f", $0) }) ms")
+        }
+        XCTAssertLessThanOrEqual(lost[0] ?? 300, 1.5, "without padding the whole reply is heard")
     }
 
     func testPlaybackMeterFollowsWhatIsHeard() throws {
