@@ -24,6 +24,7 @@ public enum StatusLineView {
         case .voiceMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
         case .confirm?: return [("y", "yes"), ("N", "no")]
         case .help?, .message?: return [("any key", "closes")]
+        case .pathPrompt?: return [("Tab", "complete"), ("Enter", "attach"), ("Esc", "cancel")]
         case nil: break
         }
         if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }

@@ -214,7 +214,6 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   �
       · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
 you     東京の天気は？ 😀 ありがとう                                           │
 gemini  Sure — here is the forecast for tomorrow                               │
-                                                                               │
                        ┌─ Keys ────────────────────────────────────────────────────────────────┐
                        │ Space         talk: hold Space (or tap to start, tap again to stop)   │
                        │ v             choose a voice                                          │
@@ -233,11 +232,12 @@ gemini  Sure — here is the forecast for tomorrow                              
                        │ e             export the transcript as Markdown                       │
                        │ T             show or fold the model's thoughts                       │
                        │ r             offline: reconnect now instead of waiting               │
+                       │ c             camera or screen sharing on or off                      │
+                       │ Ctrl-O        attach an image to the next turn                        │
                        │                                                                       │
                        │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
                        │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
                        └────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
                                                                                │
                                                                                │
                                                                                │
@@ -248,15 +248,14 @@ gemini  Sure — here is the forecast for tomorrow                              
  any key closes
 """#,
         "help_80x24": #"""
- parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
- se┌─ Keys ────────────────────────────────────────────────────────────────┐old
-you│ Space         talk: hold Space (or tap to start, tap again to stop)   │
-gem│ v             choose a voice                                          │
-   │ m             switch push-to-talk / open mic                          │
+ pa┌─ Keys ────────────────────────────────────────────────────────────────┐MO
+ se│ Space         talk: hold Space (or tap to start, tap again to stop)   │old
+you│ v             choose a voice                                          │
+gem│ m             switch push-to-talk / open mic                          │
    │ Tab i         type a message (Enter sends, Esc leaves)                │
-you│ t             focus the tool-call log (↑↓ select, Enter expand)       │
-gem│ ?             this help                                               │
-   │ q             quit                                                    │
+   │ t             focus the tool-call log (↑↓ select, Enter expand)       │
+you│ ?             this help                                               │
+gem│ q             quit                                                    │
    │ Ctrl-C        interrupt the reply; quit when idle                     │
    │ PgUp          scroll the transcript up a page                         │
    │ PgDn          scroll the transcript down a page                       │
@@ -265,13 +264,14 @@ gem│ ?             this help                                               │
    │ Up            scroll up one line                                      │
    │ Down          scroll down one line                                    │
    │ e             export the transcript as Markdown                       │
-─ t│ T             show or fold the model's thoughts                       │────
- ge│ r             offline: reconnect now instead of waiting               │0 ms
- ru│                                                                       │
- se│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │.5 s
- mi│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
- sp└────────────────────────────────────────────────────── any key closes ─┘
- any key closes
+   │ T             show or fold the model's thoughts                       │
+─ t│ r             offline: reconnect now instead of waiting               │────
+ ge│ c             camera or screen sharing on or off                      │0 ms
+ ru│ Ctrl-O        attach an image to the next turn                        │
+ se│                                                                       │.5 s
+ mi│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
+ sp│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
+ an└────────────────────────────────────────────────────── any key closes ─┘
 """#,
         "interrupted_120x40": #"""
  parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO
@@ -652,6 +652,142 @@ gemini  Sure — here i│   Fenrir         Excitable        │
  mic [|||||||||||||||└────────────────────── 1-18 of 30 ─┘  ● talking
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+        "vision_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ camera /dev/video0 · 12 frames · 13.5 KB/frame  session 2:05  goAway in 42 s  tokens 12,345              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+you     [image] red.png (170 B, 64×48, 260 B JPEG sent)                        │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │red.png 64×48
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help  q quit
+"""#,
+        "vision_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ camera /dev/video0 · 12 frames · 13.5 KB/frame  session 2:05     PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+you     [image] red.png (170 B, 64×48, 260 B JPEG sent)
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help
+"""#,
+        "pathPrompt_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                          ┌─ Attach an image ────────────────────────────────────────────────┐
+                          │ PNG, JPEG, WebP or GIF; it goes with your next turn              │
+                          │ @~/shots/diagram.png                                             │
+                          └─────────────────── Tab completes · Enter attaches · Esc cancels ─┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Tab complete  Enter attach  Esc cancel
+"""#,
+        "pathPrompt_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+      ┌─ Attach an image ────────────────────────────────────────────────┐
+      │ PNG, JPEG, WebP or GIF; it goes with your next turn              │
+      │ @~/shots/diagram.png                                             │
+      └─────────────────── Tab completes · Enter attaches · Esc cancels ─┘
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Tab complete  Enter attach  Esc cancel
 """#,
     ]
 }
