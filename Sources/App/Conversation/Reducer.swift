@@ -48,9 +48,12 @@ enum Reducer {
             fx.append(.suspend)
         case .quitRequested:
             fx = quit(&s, now: now)
+        case .vision(let e):
+            fx = handleVision(&s, e, now: now)
         }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
         if s.voice != before.voice { fx.append(.rememberVoice(s.voice)) }
+        fx += visionCommands(&s)
         refreshHeader(&s, now: now)
         return fx
     }
@@ -236,5 +239,6 @@ enum Reducer {
         s.ui.meters.micMuted = s.talk.isMuted
         s.ui.meters.talking = s.talk.mode == .ptt && s.talk.micIsOpen
         s.ui.meters.echoProtection = s.talk.mode == .open ? s.echoProtection : nil
+        refreshVisionHeader(&s)
     }
 }
