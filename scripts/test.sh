@@ -15,7 +15,7 @@ if [[ "${1:-}" == "--quick" ]]; then
     shift
 fi
 # The suites that drive real daemons, terminals, processes and loopback sockets; --quick leaves them out.
-slow_suites='EndToEndTests|DoctorCommandTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests|ReconnectTests|WatchdogRecoveryTests|AskTests|OutageEndToEndTests'
+slow_suites='EndToEndTests|DoctorCommandTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests|ReconnectTests|WatchdogRecoveryTests|AskTests|OutageEndToEndTests|CameraPacingTests|ScreenCaptureTests|VisionTests|VideoAskTests'
 
 if (( quick )); then
     scripts/install-deps.sh

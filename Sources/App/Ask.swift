@@ -31,6 +31,9 @@ struct Ask: AsyncParsableCommand {
     @Option(name: .customLong("image"), help: ArgumentHelp("Show the model an image (PNG, JPEG, WebP, GIF) before the question; repeatable.", valueName: "file"))
     var images: [String] = []
 
+    @Option(name: .customLong("video"), help: ArgumentHelp("Show the model a recorded clip (frames at 1 fps, its sound as your speech, in real time) before the question.", valueName: "clip"))
+    var video: String?
+
     @Flag(help: "Print one JSON object per event instead of transcripts.")
     var json = false
 
@@ -48,6 +51,7 @@ struct Ask: AsyncParsableCommand {
     func validate() throws {
         if text.isEmpty, audio == nil { throw ValidationError("give a question, e.g. parley ask \"what time is it\", or --audio in.wav") }
         if !text.isEmpty, audio != nil { throw ValidationError("give a question or --audio, not both") }
+        if video != nil, audio != nil { throw ValidationError("give --video or --audio, not both (the clip's sound is the speech)") }
         if timeout <= 0 { throw ValidationError("--timeout must be positive") }
     }
 
@@ -59,6 +63,10 @@ struct Ask: AsyncParsableCommand {
         let speech = try report { try audio.map(AskAudio.loadQuestion) }
         let pictures = try report { try VisionAsk.load(images, resolution: config.vision.effectiveResolution) }
         for p in pictures { StandardStream.write(VisionAsk.line(for: p, json: json), to: 1) }
+        let clip = try report { try video.map { try VideoClip.load($0, resolution: config.vision.effectiveResolution) } }
+        if let clip { StandardStream.write(VideoAsk.line(for: clip, json: json), to: 1) }
+        // A clip with sound is a spoken turn of its own; the question follows its answer.
+        let clipSpoken = clip.map { !$0.audio.isEmpty } ?? false
         var registry = ToolRegistry.builtIn(config.tools)
         let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
         for p in problems { StandardStream.write("parley: \(TerminalText.sanitized(p))\n", to: 2) }
@@ -67,7 +75,7 @@ struct Ask: AsyncParsableCommand {
         let latency = AskLatency()
         var oneTurn = config
         oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
-        let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil)
+        let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil || clip != nil)
         let session = LiveSession(
             configuration: LiveConfiguration(
                 endpoint: config.endpoint, credential: credential, setup: setup),
@@ -83,13 +91,14 @@ struct Ask: AsyncParsableCommand {
             model: LiveModel.traits(of: setup.model), setup: setup, registry: tools, configured: config.tools.scheduling))
         let question = text.joined(separator: " ")
 
-        let timeoutTask = Task {
+        let timeoutTask = Task { [timeout = timeout + Double(clip?.seconds ?? 0)] in
             try await Task.sleep(for: .seconds(timeout))
             session.close()
         }
         defer { timeoutTask.cancel() }
         session.start()
         var asked = false
+        var questionAfterClip = clipSpoken
         var outcome: ParleyError?
         var completed = false
         var lastClose: CloseReason?
@@ -99,8 +108,10 @@ struct Ask: AsyncParsableCommand {
             switch event {
             case .setupComplete where !asked:
                 asked = true
-                VisionAsk.send(pictures, over: session) { [speech, question] in
-                    if let speech {
+                VisionAsk.send(pictures, over: session) { [speech, question, clip, pictures] in
+                    if let clip {
+                        VideoAsk.stream(clip, over: session, afterImages: !pictures.isEmpty) { if !clipSpoken { session.sendText(question) } }
+                    } else if let speech {
                         session.activityStart()
                         for chunk in speech { session.sendAudio(chunk) }
                         latency.asked()
@@ -123,6 +134,9 @@ struct Ask: AsyncParsableCommand {
                 runner.cancel(ids)
             case .turnResent:
                 latency.asked(again: true)
+            case .turnComplete where asked && questionAfterClip:
+                questionAfterClip = false
+                session.sendText(question)
             case .turnComplete where asked:
                 completed = true
                 session.close()

@@ -12,7 +12,7 @@ struct Parley: AsyncParsableCommand {
         discussion: """
             Without a subcommand parley opens the full-screen conversation. It needs GEMINI_API_KEY (or GOOGLE_API_KEY); `parley --demo` runs everything against a built-in simulator instead, with no key and no network.
 
-            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
+            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message (@path attaches an image; Tab completes it) · Ctrl-O attach an image · c camera/screen on/off · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
@@ -21,6 +21,8 @@ struct Parley: AsyncParsableCommand {
     )
 
     @OptionGroup var common: CommonOptions
+
+    @OptionGroup(title: "Camera and screen") var visionOptions: VisionOptions
 
     @OptionGroup var demoFlag: DemoFlag
     var demo: Bool { demoFlag.demo }
@@ -31,10 +33,14 @@ struct Parley: AsyncParsableCommand {
     @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
     var printConfig = false
 
+    /// `--camera` may stand without a device.
+    static func main() async { await main(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst()))) }
+
     func run() async throws {
         let launchedAt = TimeSource.monotonic.now()
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
+        visionOptions.apply(to: &config.vision)
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
         if printConfig {

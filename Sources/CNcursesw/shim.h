@@ -47,4 +47,6 @@ static inline int parley_terminfo_colors(const char *term) {
     int n = tigetnum("colors");
     return n < 0 ? -1 : n;
 }
+/* A terminfo boolean capability of the running terminal (1 set, 0 absent, -1 not a boolean), e.g. "RGB". */
+static inline int parley_terminfo_flag(const char *name) { return tigetflag((char *)name); }
 #endif

@@ -19,6 +19,9 @@ struct SimulatedSession {
         case drop
         case schedule(Timer, after: Duration)
         case cancel(Timer)
+        /// Work out a picture's average colour off the event loop (ffmpeg takes tens of milliseconds), then
+        /// hand it to ``colourDecoded(_:turn:now:)``.
+        case decodeColour(Data, turn: Int)
     }
 
     private enum Phase {
@@ -48,6 +51,16 @@ struct SimulatedSession {
     private struct PendingStart {
         var turn: Int
         var intent: ReplyScript.Intent
+        /// A picture the reply describes: it waits for the picture's colour.
+        var shown: SimulatedVision.Shown?
+        /// `replyDelay` has passed; only the colour is awaited.
+        var delayPassed = false
+
+        init(turn: Int, intent: ReplyScript.Intent, shown: SimulatedVision.Shown? = nil) {
+            self.turn = turn
+            self.intent = intent
+            self.shown = shown
+        }
     }
 
     /// Calls sent in a `toolCall`, waiting for their responses.
@@ -105,6 +118,7 @@ struct SimulatedSession {
     private var sawRealtimeInput = false
     /// Manual mode: inside `activityStart` … `activityEnd`. Auto mode: the VAD hears speech.
     private var userSpeaking = false
+
     private var turnAudioBytes = 0
     /// The scripted transcript of the audio turn in progress, and how many of its words were already sent
     /// (the real service transcribes while the user is still talking).
@@ -157,7 +171,12 @@ struct SimulatedSession {
         guard phase == .live else { return [] }
         switch timer {
         case .replyStart:
-            guard let start = pendingStart else { return [] }
+            guard var start = pendingStart else { return [] }
+            if start.shown != nil {
+                start.delayPassed = true
+                pendingStart = start
+                return startDescribing(now: now)
+            }
             pendingStart = nil
             return startReply(start, now: now)
         case .replyStep:
@@ -443,10 +462,32 @@ struct SimulatedSession {
         }
         let intent: ReplyScript.Intent
         switch ReplyScript.intent(for: userText, declaredTools: config.declaredTools) {
-        case .speak(let text): intent = .speak(vision.answer() ?? ReplyScript.reply(text, turn: turn))
+        case .speak(let text):
+            if let shown = vision.take(for: userText) {
+                // The answer describes the picture; its colour is decoded off the event loop meanwhile.
+                pendingStart = PendingStart(turn: turn, intent: .speak(text), shown: shown)
+                return actions + [.decodeColour(shown.jpeg, turn: turn), .schedule(.replyStart, after: max(.zero, options.replyDelay))]
+            }
+            intent = .speak(ReplyScript.reply(text, turn: turn))
         case .callTools(let calls): intent = .callTools(calls)
         }
         return actions + scheduleStart(PendingStart(turn: turn, intent: intent), now: now)
+    }
+
+    /// The colour of the picture a pending reply describes (nil: it could not be decoded).
+    mutating func colourDecoded(_ colour: FrameColour?, turn: Int, now: Duration) -> [Action] {
+        guard phase == .live, var start = pendingStart, start.turn == turn, let shown = start.shown else { return [] }
+        start.intent = .speak(SimulatedVision.answer(shown, colour: colour))
+        start.shown = nil
+        pendingStart = start
+        return startDescribing(now: now)
+    }
+
+    /// Starts the reply that describes a picture once both its delay has passed and its colour is known.
+    private mutating func startDescribing(now: Duration) -> [Action] {
+        guard let start = pendingStart, start.delayPassed, start.shown == nil else { return [] }
+        pendingStart = nil
+        return startReply(start, now: now)
     }
 
     private mutating func scheduleStart(_ start: PendingStart, now: Duration) -> [Action] {

@@ -135,6 +135,8 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
                 schedule(timer, after: after, context: context)
             case .cancel(let timer):
                 timers.removeValue(forKey: timer)?.cancel()
+            case .decodeColour(let jpeg, let turn):
+                decodeColour(jpeg, turn: turn, context: context)
             }
         }
         if wrote { context.flush() }
@@ -178,6 +180,20 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         timers[timer] = context.eventLoop.scheduleTask(in: TimeAmount(max(.zero, after))) {
             bound.value.fire(timer)
+        }
+    }
+
+    /// ffmpeg decodes on a worker thread; the result comes back on the event loop, which never waits for it.
+    private func decodeColour(_ jpeg: Data, turn: Int, context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        DispatchQueue.global().async {
+            let colour = try? FrameColour.average(ofJPEG: jpeg)
+            loop.execute {
+                let handler = bound.value
+                guard let context = handler.context else { return }
+                handler.perform(handler.session.colourDecoded(colour, turn: turn, now: handler.elapsed()), context: context)
+            }
         }
     }
 

@@ -1,7 +1,17 @@
-/// A terminal colour: the terminal's default or an index into the xterm 256-colour palette.
+/// A terminal colour: the terminal's default, an index into the xterm 256-colour palette, or (for pictures) a
+/// 24-bit colour that a terminal without true colour shows as the nearest palette entry.
 public enum Color: Sendable, Hashable {
     case `default`
     case index(UInt8)
+    case rgb(UInt8, UInt8, UInt8)
+
+    var isRGB: Bool { if case .rgb = self { true } else { false } }
+
+    /// The palette entry for a screen without true colour (`.rgb` becomes the nearest 256-colour entry).
+    public var paletteColor: Color {
+        guard case .rgb(let r, let g, let b) = self else { return self }
+        return .index(Palette.nearest256(r: Int(r), g: Int(g), b: Int(b)))
+    }
 
     /// The 16 standard names accepted in theme files.
     public static let names: [String: UInt8] = [

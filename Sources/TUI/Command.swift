@@ -3,6 +3,7 @@ public enum Command: String, Sendable, CaseIterable {
     case pushToTalk, voiceMenu, toggleMicMode, textInput, toolLogFocus, help, quit, interruptOrQuit
     case latencyStats
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
+    case toggleSharing, attachImage
 
     /// One line for the help overlay.
     public var summary: String {
@@ -25,6 +26,8 @@ public enum Command: String, Sendable, CaseIterable {
         case .export: return "export the transcript as Markdown"
         case .toggleThoughts: return "show or fold the model's thoughts"
         case .retryNow: return "offline: reconnect now instead of waiting"
+        case .toggleSharing: return "camera or screen sharing on or off"
+        case .attachImage: return "attach an image to the next turn"
         }
     }
 }

@@ -21,7 +21,7 @@ extension DirtyRegions {
         if old.header != new.header || old.banner != new.banner { d.insert(.header) }
         if old.transcript != new.transcript { d.insert(.transcript) }
         if old.meters != new.meters { d.insert(.meters) }
-        if old.toolLog != new.toolLog { d.insert(.toolLog) }
+        if old.toolLog != new.toolLog || old.thumbnail != new.thumbnail { d.insert(.toolLog) }
         if old.input != new.input { d.insert(.input) }
         if old.overlay != new.overlay { d.insert(.overlay) }
         // The status line shows hints that depend on the mode, the overlay, the input line and the tool focus.

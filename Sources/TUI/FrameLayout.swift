@@ -14,9 +14,18 @@ public struct FrameLayout: Sendable, Equatable {
     public var toolLog: Rect?
     /// The one-column rule left of a side tool pane.
     public var toolLogRule: Rect?
+    /// The picture last sent, at the foot of the side pane (none without a side pane or room for it).
+    public var thumbnail: Rect?
     public var meters = Rect(row: 0, column: 0, rows: 0, columns: 0)
     public var input: Rect?
     public var status = Rect(row: 0, column: 0, rows: 0, columns: 0)
+
+    /// Rows for the thumbnail box in a side pane of `bodyRows`: up to 10 (9 of picture, 1 of caption), never
+    /// leaving the tool log fewer than 6; nil when that leaves too small a box.
+    static func thumbnailRows(bodyRows: Int) -> Int? {
+        let rows = min(10, bodyRows - 6)
+        return rows >= ThumbnailView.minimumRows ? rows : nil
+    }
 
     public init(size: Size, state: UIState) {
         self.size = size
@@ -38,6 +47,10 @@ public struct FrameLayout: Sendable, Equatable {
             toolLog = Rect(row: top, column: w - paneW, rows: bodyRows, columns: paneW)
             toolLogRule = Rect(row: top, column: w - paneW - 1, rows: bodyRows, columns: 1)
             transcript = Rect(row: top, column: 0, rows: bodyRows, columns: w - paneW - 1)
+            if state.thumbnail != nil, let box = Self.thumbnailRows(bodyRows: bodyRows) {
+                thumbnail = Rect(row: top + bodyRows - box, column: w - paneW, rows: box, columns: paneW)
+                toolLog = Rect(row: top, column: w - paneW, rows: bodyRows - box, columns: paneW)
+            }
         } else if !log.collapsed && (!log.calls.isEmpty || log.focused) {
             let wanted = log.focused && log.expanded ? 10 : 1 + min(4, max(1, log.calls.count))
             let paneRows = min(wanted, max(2, bodyRows - 4))

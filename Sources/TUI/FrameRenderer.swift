@@ -15,6 +15,8 @@ public final class FrameRenderer {
     private var forceAll = true
     /// Rows written this frame, to know whether the overlay was painted over.
     private var touched: [Rect] = []
+    /// The picture on screen and where, so it is drawn again only when it or its box changed.
+    private var drawnThumbnail: (thumbnail: Thumbnail, rect: Rect)?
 
     /// A renderer for a screen; the first `render` paints everything.
     public init(screen: any Screen, theme: Theme = .default, keyMap: KeyMap = .default) {
@@ -35,7 +37,7 @@ public final class FrameRenderer {
         if forceAll || newLayout != layout { dirty = .all }
         if lastOverlay != nil && state.overlay == nil { dirty = .all }
         if state.overlay != lastOverlay { dirty.insert(.overlay) }
-        if dirty == .all { drawn.removeAll(keepingCapacity: true) }
+        if dirty == .all { drawn.removeAll(keepingCapacity: true); drawnThumbnail = nil }
         forceAll = false
         layout = newLayout
         defer { lastOverlay = state.overlay }
@@ -63,6 +65,13 @@ public final class FrameRenderer {
                 put(Array(repeating: StyledLine("│", .border), count: rule.rows), in: rule, key: 4)
             }
             put(ToolLogView.render(state.toolLog, size: r.size), in: r, key: 5)
+        }
+        if dirty.contains(.toolLog), let r = l.thumbnail, let t = state.thumbnail,
+           drawnThumbnail?.thumbnail != t || drawnThumbnail?.rect != r {
+            screen.clear(r, style: theme.style(.normal))
+            ThumbnailView.draw(t, in: r, on: screen)
+            drawnThumbnail = (t, r)
+            touched.append(r)
         }
         if dirty.contains(.meters) { put(MetersView.render(state.meters, width: l.meters.columns), in: l.meters, key: 6) }
         if dirty.contains(.input), let r = l.input, let e = state.input { put([InputLineView.render(e, width: r.columns)], in: r, key: 7) }

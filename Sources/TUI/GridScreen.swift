@@ -14,6 +14,8 @@ public final class GridScreen: Screen {
     public private(set) var presentCount = 0
     /// Cells written since the grid was created or `resetWriteCount()` was called.
     public private(set) var cellsWritten = 0
+    /// Whether pictures get 24-bit colours (as a true-colour terminal would), for tests of both kinds.
+    public var trueColor = false
 
     /// A blank grid.
     public init(rows: Int, columns: Int) {

@@ -39,6 +39,10 @@ public struct HeaderModel: Sendable, Equatable {
     public var demo: Bool
     /// What the model is doing in the background (`interactionStatus`), while it lasts.
     public var interactionStatus: String?
+    /// Camera or screen sharing: the source, frames sent and bytes per frame, or that nothing is captured.
+    public var vision: String?
+    /// Frames are going out now (drawn as live; otherwise dimmed).
+    public var visionLive = false
 
     public init(appName: String = "parley", model: String = "", voice: String = "", connection: ConnectionState = .offline,
                 sessionAge: Int? = nil, goAwaySeconds: Int? = nil, tokens: Int? = nil, latencyMs: Int? = nil,

@@ -24,6 +24,7 @@ public enum HeaderView {
         if let g = m.goAwaySeconds { items.append([StyledRun("goAway in ", .stateResuming), StyledRun("\(g) s", .stateResuming)]) }
         if let t = m.tokens { items.append([StyledRun("tokens ", .dim), StyledRun(grouped(t), .header)]) }
         if let l = m.latencyMs { items.append([StyledRun("latency ", .dim), StyledRun("\(l) ms", .header)]) }
+        if let v = m.vision { items.insert([StyledRun(v, m.visionLive ? .stateLive : .dim)], at: 0) }
         // The model's background work goes first: it is what changes while the user waits.
         if let status = m.interactionStatus { items.insert([StyledRun("model ", .dim), StyledRun(status, .stateResuming)], at: 0) }
         let ptt: String

@@ -31,6 +31,8 @@ public struct KeyMap: Sendable, Equatable {
         .init(KeyChord(.character("e")), .export),
         .init(KeyChord(.character("T")), .toggleThoughts),
         .init(KeyChord(.character("r")), .retryNow),
+        .init(KeyChord(.character("c")), .toggleSharing),
+        .init(KeyChord(.character("o"), .control), .attachImage),
     ])
 
     /// The command bound to a key event, if any (releases and repeats of keys other than Space map to nothing;

@@ -90,6 +90,22 @@ public struct LineEditor: Sendable, Equatable {
         cursor = min(text.count, cursor + (text.count - before))
     }
 
+    /// The word that ends at the cursor (back to the previous space), e.g. the `@path` being completed.
+    public var wordBeforeCursor: String {
+        let chars = Array(text)
+        var i = cursor
+        while i > 0 && chars[i - 1] != " " { i -= 1 }
+        return String(chars[i..<cursor])
+    }
+
+    /// Replaces ``wordBeforeCursor`` with `word` (Tab completion); the cursor ends after it.
+    public mutating func replaceWordBeforeCursor(with word: String) {
+        let start = cursor - wordBeforeCursor.count
+        remove(from: start, to: cursor)
+        cursor = start
+        insert(word)
+    }
+
     private func wordStart(before c: Int) -> Int {
         let chars = Array(text)
         var i = c

@@ -3,6 +3,12 @@ import Foundation
 
 /// The terminal `Screen`: writes through ncursesw (wide characters, 256 colours with 8/16-colour fallback,
 /// `NO_COLOR` honoured). Created by `Terminal`; the only type that draws with curses.
+///
+/// 24-bit colour (pictures only): curses gets the nearest palette colour, so its idea of the screen stays
+/// right, and after each refresh the cells drawn in `.rgb` this frame are written again with 24-bit SGR
+/// sequences, between a cursor save and restore. That works on every terminal that takes `38;2` colours
+/// (`COLORTERM=truecolor`, or terminfo's `RGB`/`Tc`), whatever `TERM` says, without ncurses' direct-colour
+/// terminfo entries (which few users have) and without redefining the palette under other programs.
 public final class NcursesScreen: Screen {
     /// How many colours the backend uses.
     public enum ColorMode: Sendable, Equatable { case none, eight, sixteen, full }
@@ -14,9 +20,17 @@ public final class NcursesScreen: Screen {
     private var nextPair: Int16 = 1
     private let maxPairs: Int
     private var wbuf: [wchar_t] = []
+    /// Whether `.rgb` colours are sent as 24-bit colour.
+    public let trueColor: Bool
+    /// Where the 24-bit cells go after curses' refresh (the terminal's output stream).
+    private let output: UnsafeMutablePointer<FILE>?
+    /// Cells drawn in `.rgb` since the last `present`.
+    private var trueColorCells: [(row: Int, column: Int, text: String, style: CellStyle)] = []
 
     /// Wraps curses' `stdscr` after `newterm`. `noColor` forces attributes only (the `NO_COLOR` convention).
-    init(noColor: Bool) {
+    /// With `output`, pictures are drawn in 24-bit colour when the terminal says it takes it.
+    init(noColor: Bool, output: UnsafeMutablePointer<FILE>? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let w = parley_stdscr() else { fatalError("NcursesScreen before newterm") }
         window = w
         var mode = ColorMode.none
@@ -28,11 +42,22 @@ public final class NcursesScreen: Screen {
         }
         colorMode = mode
         maxPairs = Int(min(parley_color_pairs(), 32767))
+        self.output = output
+        trueColor = output != nil && mode == .full
+            && Self.terminalTakesTrueColor(environment: environment, terminfoFlag: { parley_terminfo_flag($0) > 0 })
+    }
+
+    /// `COLORTERM=truecolor` (or `24bit`), the convention terminals and tmux set; else terminfo's `RGB` or `Tc`.
+    static func terminalTakesTrueColor(environment: [String: String], terminfoFlag: (String) -> Bool) -> Bool {
+        let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
+        if colorterm == "truecolor" || colorterm == "24bit" { return true }
+        return terminfoFlag("RGB") || terminfoFlag("Tc")
     }
 
     public var size: Size { Size(rows: Int(parley_getmaxy(window)), columns: Int(parley_getmaxx(window))) }
 
     public func put(row: Int, column: Int, text: String, style: CellStyle) {
+        if trueColor, style.fg.isRGB || style.bg.isRGB { trueColorCells.append((row, column, text, style)) }
         let (attrs, pair) = resolve(style)
         parley_attr_set(window, attrs, pair)
         var col = column
@@ -70,6 +95,30 @@ public final class NcursesScreen: Screen {
     public func present() {
         wnoutrefresh(window)
         doupdate()
+        writeTrueColorCells()
+    }
+
+    /// Paints this frame's `.rgb` cells again in 24-bit colour over what curses drew, leaving the cursor and
+    /// the attributes as curses believes them to be (DECSC … DECRC).
+    private func writeTrueColorCells() {
+        guard let output, !trueColorCells.isEmpty else { return }
+        var bytes = "\u{1b}7"
+        for cell in trueColorCells {
+            bytes += "\u{1b}[\(cell.row + 1);\(cell.column + 1)H\u{1b}[0" + Self.sgr(cell.style.fg, base: 38) + Self.sgr(cell.style.bg, base: 48) + "m" + cell.text
+        }
+        bytes += "\u{1b}[0m\u{1b}8"
+        trueColorCells.removeAll(keepingCapacity: true)
+        fputs(bytes, output)
+        fflush(output)
+    }
+
+    /// The SGR parameters (after a `;`) for one colour; `base` 38 for the foreground, 48 for the background.
+    static func sgr(_ c: Color, base: Int) -> String {
+        switch c {
+        case .default: return ";\(base + 1)"
+        case .index(let i): return ";\(base);5;\(i)"
+        case .rgb(let r, let g, let b): return ";\(base);2;\(r);\(g);\(b)"
+        }
     }
 
     public func invalidate() { clearok(parley_curscr(), true) }
@@ -78,6 +127,8 @@ public final class NcursesScreen: Screen {
         var a = parley_a_normal()
         var attrs = s.attributes
         var s = s
+        s.fg = s.fg.paletteColor
+        s.bg = s.bg.paletteColor
         if colorMode == .none, s.bg != .default, !attrs.contains(.reverse) { attrs.insert(.reverse) }
         // A dark grey panel (status bar, menu) that 8 colours would turn into plain black: reverse video instead.
         if colorMode == .eight, case .index(let b) = s.bg, !Palette.isNearBlack(b), Palette.nearest(b, within: 8) == 0,
@@ -111,6 +162,7 @@ public final class NcursesScreen: Screen {
     private func map(_ c: Color) -> Int16 {
         switch c {
         case .default: return -1
+        case .rgb: return map(c.paletteColor)
         case .index(let i):
             switch colorMode {
             case .full: return Int16(i)
@@ -124,12 +176,13 @@ public final class NcursesScreen: Screen {
 extension NcursesScreen {
     /// A curses screen writing to `output` instead of the terminal, for measuring what a frame costs in bytes.
     /// Uses `term`'s terminfo at the given size. Call `endOffscreen()` when done. Not for use with a `Terminal`.
-    static func offscreen(term: String, rows: Int, columns: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, noColor: Bool = false) -> NcursesScreen? {
+    static func offscreen(term: String, rows: Int, columns: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, noColor: Bool = false,
+                          environment: [String: String] = [:]) -> NcursesScreen? {
         Terminal.ensureUTF8Locale()
         guard newterm(term, output, input) != nil else { return nil }
         raw(); noecho(); nonl(); typeahead(-1); curs_set(0)
         resizeterm(Int32(rows), Int32(columns))
-        return NcursesScreen(noColor: noColor)
+        return NcursesScreen(noColor: noColor, output: output, environment: environment)
     }
 
     static func endOffscreen() { endwin() }

@@ -7,4 +7,6 @@ public enum Overlay: Sendable, Equatable {
     case confirm(ConfirmModel)
     /// A message box; any key closes it.
     case message(title: String, text: String)
+    /// The path of an image to attach (Tab completes, Enter attaches, Esc cancels).
+    case pathPrompt(LineEditor)
 }

@@ -11,6 +11,11 @@ public enum OverlayView {
         case .confirm(let c): return confirm(c, screen: screen)
         case .message(let title, let text):
             return box(title: title, body: wrapBody(TerminalText.sanitized(text), role: .menu, screen: screen), screen: screen, footer: "any key closes")
+        case .pathPrompt(let editor):
+            let width = max(20, min(64, screen.columns - 10))
+            let body = [StyledLine("PNG, JPEG, WebP or GIF; it goes with your next turn", .menuDim),
+                        InputLineView.render(editor, width: width, prompt: "@")]
+            return box(title: "Attach an image", body: body, screen: screen, footer: "Tab completes · Enter attaches · Esc cancels", minWidth: width)
         }
     }
 

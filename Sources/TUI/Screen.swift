@@ -11,6 +11,12 @@ public protocol Screen: AnyObject {
     func present()
     /// Forgets what is on the physical screen so the next `present` repaints everything (after a resize).
     func invalidate()
+    /// Whether `.rgb` colours reach the terminal as 24-bit colour (otherwise they are shown from the palette).
+    var trueColor: Bool { get }
+}
+
+extension Screen {
+    public var trueColor: Bool { false }
 }
 
 extension Screen {

@@ -25,6 +25,7 @@ public enum StatusLineView {
         case .confirm?: return [("y", "yes"), ("N", "no")]
         case .help?, .message?: return [("any key", "closes")]
         case .latencyStats?: return [(k(.latencyStats) + "/Esc", "closes")]
+        case .pathPrompt?: return [("Tab", "complete"), ("Enter", "attach"), ("Esc", "cancel")]
         case nil: break
         }
         if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }

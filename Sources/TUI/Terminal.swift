@@ -100,7 +100,7 @@ public final class Terminal {
         intrflush(parley_stdscr(), false)
         keypad(parley_stdscr(), false)
         curs_set(0)
-        screen = NcursesScreen(noColor: options.noColor)
+        screen = NcursesScreen(noColor: options.noColor, output: out)
 
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {

@@ -22,15 +22,20 @@ public struct Thumbnail: Sendable, Equatable {
 }
 
 /// Draws a ``Thumbnail`` with upper-half blocks: the foreground is the upper pixel, the background the lower,
-/// in the 256-colour palette (ncurses here has no direct colour). Nothing is drawn in a box too small for
-/// 8×4 cells, so small terminals keep their room for the transcript.
+/// in 24-bit colour on a true-colour screen and from the 256-colour palette elsewhere. Nothing is drawn in a
+/// box too small for 8×4 cells, so small terminals keep their room for the transcript.
 public enum ThumbnailView {
     public static let minimumColumns = 8
     public static let minimumRows = 4
 
     /// Draws `thumbnail` scaled into `rect` (caption on the last row); returns false when the box is too small.
+    /// `trueColor` defaults to what the screen takes.
     @discardableResult
-    public static func draw(_ thumbnail: Thumbnail, in rect: Rect, on screen: any Screen) -> Bool {
+    public static func draw(_ thumbnail: Thumbnail, in rect: Rect, on screen: any Screen, trueColor: Bool? = nil) -> Bool {
+        let rgb = trueColor ?? screen.trueColor
+        func color(_ p: (Int, Int, Int)) -> Color {
+            rgb ? .rgb(UInt8(p.0), UInt8(p.1), UInt8(p.2)) : .index(Palette.nearest256(r: p.0, g: p.1, b: p.2))
+        }
         guard rect.columns >= minimumColumns, rect.rows >= minimumRows, thumbnail.width > 0, thumbnail.height > 0 else { return false }
         let pictureRows = rect.rows - 1
         // Keep the aspect ratio: a cell is about twice as tall as wide, and holds two pixel rows.
@@ -42,8 +47,7 @@ public enum ThumbnailView {
                 let x = min(thumbnail.width - 1, col * thumbnail.width / columns)
                 let top = thumbnail.pixel(x, min(thumbnail.height - 1, (2 * row) * thumbnail.height / pixelRows))
                 let bottom = thumbnail.pixel(x, min(thumbnail.height - 1, (2 * row + 1) * thumbnail.height / pixelRows))
-                let style = CellStyle(fg: .index(Palette.nearest256(r: top.0, g: top.1, b: top.2)),
-                                      bg: .index(Palette.nearest256(r: bottom.0, g: bottom.1, b: bottom.2)))
+                let style = CellStyle(fg: color(top), bg: color(bottom))
                 screen.put(row: rect.row + row, column: rect.column + col, text: "▀", style: style)
             }
         }

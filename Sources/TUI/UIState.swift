@@ -11,6 +11,8 @@ public struct UIState: Sendable, Equatable {
     public var banner: String?
     /// A transient message on the status line.
     public var status: String?
+    /// The last image or camera/screen frame sent, drawn in the side pane when there is room.
+    public var thumbnail: Thumbnail?
     /// The terminal's size, for keys whose meaning depends on what is on screen (a popup's scrolling).
     public var screen = Size(rows: 24, columns: 80)
 

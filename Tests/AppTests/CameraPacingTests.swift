@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Live
 import LiveSimulator
 import XCTest
@@ -6,7 +7,8 @@ import XCTest
 @testable import App
 
 /// The camera path end to end, with ffmpeg's `testsrc` standing in for a V4L2 device: frames go out at most
-/// once a second while the user talks, and none while silent or with sharing off (the simulator's stats).
+/// once a second while the user talks, and none while silent or with sharing off (the simulator's stats); ffmpeg
+/// runs only while frames are wanted.
 final class CameraPacingTests: XCTestCase {
     func testCameraFramesOnlyWhileTalkingAndAtMostOneASecond() async throws {
         guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
@@ -24,17 +26,23 @@ final class CameraPacingTests: XCTestCase {
         session.start()
         for await _ in ready.stream { break }
 
-        let streamer = FrameStreamer(input: .synthetic(), resolution: .low, timing: .talking) { session.sendVideo($0) }
+        let thumbnails = Mutex(0)
+        let streamer = FrameStreamer(input: .synthetic(), resolution: .low, timing: .talking, wire: VideoWire(session: session)) { _, thumb in
+            if thumb != nil { thumbnails.withLock { $0 += 1 } }
+        }
         var before = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &before)
         let started = ContinuousClock.now
         streamer.setSharing(true)
         try await Task.sleep(for: .seconds(2))  // sharing, silent: nothing goes out
         let silent = sim.stats().videoFrames.count
+        let capturedWhileSilent = streamer.capturing
         session.activityStart()
         streamer.setTalking(true)
+        let capturedWhileTalking = streamer.capturing
         try await Task.sleep(for: .milliseconds(3500))  // talking: a frame a second
         streamer.setTalking(false)
+        let capturedAfterTalking = streamer.capturing
         session.activityEnd()
         let talked = sim.stats().videoFrames.count
         try await Task.sleep(for: .seconds(2))  // silent again
@@ -50,6 +58,10 @@ final class CameraPacingTests: XCTestCase {
         try await sim.stop()
 
         XCTAssertEqual(silent, 0, "no frames while silent")
+        XCTAssertFalse(capturedWhileSilent, "ffmpeg does not run while the user is silent")
+        XCTAssertTrue(capturedWhileTalking)
+        XCTAssertFalse(capturedAfterTalking, "ffmpeg stops when the user stops talking")
+        XCTAssertEqual(thumbnails.withLock { $0 }, talked, "each frame sent comes with its side-pane picture")
         XCTAssertGreaterThanOrEqual(talked, 2, "frames while talking")
         XCTAssertLessThanOrEqual(talked, 4, "at most one a second in 3.5 s")
         XCTAssertEqual(stats.videoFrames.count, talked, "none after talking stopped or sharing went off")
@@ -60,7 +72,7 @@ final class CameraPacingTests: XCTestCase {
         XCTAssertEqual(stats.videoFramesTooFast, 0)
         XCTAssertEqual(stats.videoFramesRefused, 0)
         XCTAssertEqual(status.framesSent, talked)
-        XCTAssertEqual(status.headerText, "test source: sharing off")
+        XCTAssertEqual(status.headerText, "test source off — nothing captured")
         let cpu = Double(after.ru_utime.tv_sec - before.ru_utime.tv_sec + after.ru_stime.tv_sec - before.ru_stime.tv_sec)
             + Double(after.ru_utime.tv_usec - before.ru_utime.tv_usec + after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e6
         let wall = Double(capturedFor.components.seconds) + Double(capturedFor.components.attoseconds) / 1e18
@@ -78,7 +90,20 @@ final class CameraPacingTests: XCTestCase {
         XCTAssertEqual(CaptureInput.check(.camera("/dev/video-none")),
                        "no camera at /dev/video-none: plug one in or name it with --camera DEVICE (see v4l2-ctl --list-devices)")
         XCTAssertEqual(CaptureInput.screen(environment: [:]).failureDescription,
-                       "no screen to share: DISPLAY is not set (screen sharing needs an X11 session)")
+                       "no screen to share: neither DISPLAY (X11) nor WAYLAND_DISPLAY is set")
+        let wayland = CaptureInput.screen(environment: ["WAYLAND_DISPLAY": "wayland-0"], hasPipewireGrab: { false })
+        XCTAssertTrue(wayland.failureDescription?.hasPrefix("screen sharing on Wayland needs ffmpeg's pipewiregrab source") == true)
+        XCTAssertEqual(try CaptureInput.screen(environment: ["WAYLAND_DISPLAY": "wayland-0"], hasPipewireGrab: { true }).get(), .waylandScreen)
+        XCTAssertEqual(try CaptureInput.screen(environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":1"]).get().label, "screen :1")
+    }
+
+    func testTheThumbnailStreamIsCutIntoPictures() {
+        var s = PPMStreamSplitter()
+        let header = Array("P6\n2 1\n255\n".utf8)
+        let a = header + [255, 0, 0, 0, 0, 255]
+        XCTAssertEqual(s.push((a + header.prefix(3))[...]), [PPMStreamSplitter.Picture(width: 2, height: 1, rgb: [255, 0, 0, 0, 0, 255])])
+        XCTAssertEqual(s.push((Array(header.dropFirst(3)) + [1, 2, 3])[...]), [])
+        XCTAssertEqual(s.push([4, 5, 6][...]).map(\.rgb), [[1, 2, 3, 4, 5, 6]])
     }
 }
 

@@ -42,6 +42,8 @@ struct SessionDriver {
             case .drop: dropped = true
             case .schedule(let t, let after): timers[t] = now + after
             case .cancel(let t): timers[t] = nil
+            // The connection decodes off its event loop; the driver does it at once.
+            case .decodeColour(let jpeg, let turn): apply(session.colourDecoded(try? FrameColour.average(ofJPEG: jpeg), turn: turn, now: now))
             }
         }
     }

@@ -22,4 +22,37 @@ final class SimulatorVisionTests: SimulatorTestCase {
         XCTAssertEqual(stats.videoFrames.map(\.width), [8])
         XCTAssertEqual(stats.videoFramesTooFast, 1)
     }
+
+    /// The text of the next reply (its output transcription, joined).
+    func reply(_ client: SimTestClient) async throws -> String {
+        let seen = try await client.collect(until: "turnComplete") { $0.isTurnComplete }
+        return seen.compactMap { $0.serverContent?.outputTranscription?.text }.joined()
+    }
+
+    func testOnlyTurnsAboutThePictureAreAnsweredAboutIt() async throws {
+        guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
+        let jpeg = try FFmpegRunner.run(["-f", "lavfi", "-i", "color=c=blue:s=40x30", "-frames:v", "1", "-c:v", "mjpeg", "-f", "image2pipe", "-"])
+        let (_, client) = try await connected(SimulatorOptions(replyDelay: .zero, turnCompleteAfterPlayback: false))
+        try client.send(.realtimeInput(.video(Blob(mimeType: "image/jpeg", data: jpeg))))
+        try client.send(.clientContent(.userText("tell me a joke")))
+        let joke = try await reply(client)
+        XCTAssertFalse(joke.contains("I was shown"), "a frame between turns does not take over an unrelated turn: \(joke)")
+        try client.send(.clientContent(.userText("what colour is this?")))
+        let colour = try await reply(client)
+        XCTAssertTrue(colour.contains("I was shown one image, 40 by 30 pixels"), colour)
+        XCTAssertTrue(colour.contains("it is blue"), "decoded off the event loop, then answered: \(colour)")
+    }
+
+    func testFramesShownWhileTheUserSpeaksAreAnsweredAbout() async throws {
+        guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
+        let jpeg = try FFmpegRunner.run(["-f", "lavfi", "-i", "color=c=red:s=32x24", "-frames:v", "1", "-c:v", "mjpeg", "-f", "image2pipe", "-"])
+        let (sim, client) = try await connected(SimulatorOptions(replyDelay: .zero, turnCompleteAfterPlayback: false), setup: makeSetup(automatic: false))
+        try client.send(.realtimeInput(.activityStart))
+        try client.send(.realtimeInput(.video(Blob(mimeType: "image/jpeg", data: jpeg))))
+        try sendAudio(client, milliseconds: 600)
+        try client.send(.realtimeInput(.activityEnd))
+        let answer = try await reply(client)
+        XCTAssertTrue(answer.contains("I was shown one image, 32 by 24 pixels. On average it is red"), answer)
+        XCTAssertEqual(sim.stats().videoFrames.map(\.duringUserActivity), [true])
+    }
 }

@@ -213,8 +213,7 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   �
         bay.                                                                   │ run_shell {"cmd":"ls -… denied
       · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
 you     東京の天気は？ 😀 ありがとう                                           │
-gemini  Sure — here is the forecast for tomorrow                               │
-                       ┌─ Keys ────────────────────────────────────────────────────────────────┐
+gemini  Sure — here is ┌─ Keys ────────────────────────────────────────────────────────────────┐
                        │ Space         talk: hold Space (or tap to start, tap again to stop)   │
                        │ v             choose a voice                                          │
                        │ m             switch push-to-talk / open mic                          │
@@ -233,11 +232,12 @@ gemini  Sure — here is the forecast for tomorrow                              
                        │ e             export the transcript as Markdown                       │
                        │ T             show or fold the model's thoughts                       │
                        │ r             offline: reconnect now instead of waiting               │
+                       │ c             camera or screen sharing on or off                      │
+                       │ Ctrl-O        attach an image to the next turn                        │
                        │                                                                       │
                        │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
                        │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
                        └────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
                                                                                │
                                                                                │
                                                                                │
@@ -267,11 +267,11 @@ gem│ L             latency per turn: first words, audio, sound (p50/p95)   │
    │ e             export the transcript as Markdown                       │
 ─ t│ T             show or fold the model's thoughts                       │────
  ge│ r             offline: reconnect now instead of waiting               │0 ms
- ru│                                                                       │
- se│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │.5 s
- mi│ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
- sp└────────────────────────────────────────────────────── any key closes ─┘
- any key closes
+ ru│ c             camera or screen sharing on or off                      │
+ se│ Ctrl-O        attach an image to the next turn                        │.5 s
+ mi│                                                                       │
+ sp│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
+ an└────────────────────────────────────────────────────── any key closes ─┘
 """#,
         "interrupted_120x40": #"""
  parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO
@@ -530,6 +530,74 @@ gemini  Sure — here is the forecast for
  spk [||||| |   ] -30 dB CLIP echo: hea…
  Space tap/hold: talk  v voice  m mode
 """#,
+        "pathPrompt_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                          ┌─ Attach an image ────────────────────────────────────────────────┐
+                          │ PNG, JPEG, WebP or GIF; it goes with your next turn              │
+                          │ @~/shots/diagram.png                                             │
+                          └─────────────────── Tab completes · Enter attaches · Esc cancels ─┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Tab complete  Enter attach  Esc cancel
+"""#,
+        "pathPrompt_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+      ┌─ Attach an image ────────────────────────────────────────────────┐
+      │ PNG, JPEG, WebP or GIF; it goes with your next turn              │
+      │ @~/shots/diagram.png                                             │
+      └─────────────────── Tab completes · Enter attaches · Esc cancels ─┘
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Tab complete  Enter attach  Esc cancel
+"""#,
         "tooSmall_39x11": #"""
 
 
@@ -623,6 +691,74 @@ gemini  Sure — here is the forecast for tomorrow
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
 › hello 世界
  Enter send  Esc leave  Ctrl-U clear  ←→ move
+"""#,
+        "vision_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ camera /dev/video0 · 12 frames · 13.5 KB/frame  session 2:05  goAway in 42 s  tokens 12,345              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+you     [image] red.png (170 B, 64×48, 260 B JPEG sent)                        │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+                                                                               │red.png 64×48
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help  q quit
+"""#,
+        "vision_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ camera /dev/video0 · 12 frames · 13.5 KB/frame  session 2:05     PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+you     [image] red.png (170 B, 64×48, 260 B JPEG sent)
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help
 """#,
         "voiceMenuFiltered_120x40": #"""
  parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO

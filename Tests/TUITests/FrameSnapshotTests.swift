@@ -28,6 +28,16 @@ final class FrameSnapshotTests: XCTestCase {
             var latency = base
             latency.overlay = .latencyStats(Fixtures.latencyStats)
             out.append(("latencyStats_\(sz)", latency, r, c))
+            var vision = base
+            vision.header.vision = "camera /dev/video0 · 12 frames · 13.5 KB/frame"
+            vision.header.visionLive = true
+            vision.transcript.append(.user, "[image] red.png (170 B, 64×48, 260 B JPEG sent)")
+            vision.thumbnail = Thumbnail(width: 8, height: 6, rgb: Array(repeating: 200, count: 8 * 6 * 3), caption: "red.png 64×48")
+            out.append(("vision_\(sz)", vision, r, c))
+
+            var prompt = base
+            prompt.overlay = .pathPrompt(LineEditor(text: "~/shots/diagram.png"))
+            out.append(("pathPrompt_\(sz)", prompt, r, c))
 
             var confirm = base
             confirm.overlay = .confirm(ConfirmModel(question: "Run shell command?", detail: "rm -rf /tmp/parley-test && echo done"))
@@ -102,6 +112,10 @@ final class FrameSnapshotTests: XCTestCase {
     func testFailedOpenMic_80x24() throws { try check("failedOpenMic_80x24") }
     func testHelp_120x40() throws { try check("help_120x40") }
     func testHelp_80x24() throws { try check("help_80x24") }
+    func testVision_120x40() throws { try check("vision_120x40") }
+    func testVision_80x24() throws { try check("vision_80x24") }
+    func testPathPrompt_120x40() throws { try check("pathPrompt_120x40") }
+    func testPathPrompt_80x24() throws { try check("pathPrompt_80x24") }
     func testInterrupted_120x40() throws { try check("interrupted_120x40") }
     func testInterrupted_80x24() throws { try check("interrupted_80x24") }
     func testLatencyStats_120x40() throws { try check("latencyStats_120x40") }

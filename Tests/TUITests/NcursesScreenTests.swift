@@ -4,11 +4,11 @@ import XCTest
 
 /// The ncurses backend writing to a file through `newterm`, to check what reaches a terminal.
 final class NcursesScreenTests: XCTestCase {
-    func frameBytes(term: String, noColor: Bool, _ body: (NcursesScreen) -> Void) throws -> String {
+    func frameBytes(term: String, noColor: Bool, environment: [String: String] = [:], _ body: (NcursesScreen) -> Void) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-nc-\(getpid())-\(UUID().uuidString)").path
         guard let out = fopen(path, "w+"), let input = fopen("/dev/null", "r") else { throw XCTSkip("cannot open temp files") }
         defer { fclose(out); fclose(input); unlink(path) }
-        guard let screen = NcursesScreen.offscreen(term: term, rows: 24, columns: 80, output: out, input: input, noColor: noColor) else {
+        guard let screen = NcursesScreen.offscreen(term: term, rows: 24, columns: 80, output: out, input: input, noColor: noColor, environment: environment) else {
             throw XCTSkip("no terminfo for \(term)")
         }
         body(screen)
@@ -35,6 +35,27 @@ final class NcursesScreenTests: XCTestCase {
         XCTAssertFalse(plain.contains("38;5;"), "NO_COLOR: no colour sequences")
         XCTAssertFalse(plain.contains("48;5;"))
         XCTAssertTrue(plain.contains("\u{1b}[7m") || plain.contains(";7m"), "roles with a background fall back to reverse video")
+    }
+
+    func testPicturesGetTwentyFourBitColourOnlyWhereTheTerminalTakesIt() throws {
+        var ui = Fixtures.state()
+        ui.thumbnail = Thumbnail(width: 2, height: 2, rgb: [250, 10, 20, 250, 10, 20, 1, 2, 200, 1, 2, 200], caption: "x.png 2×2")
+        let direct = try frameBytes(term: "xterm-256color", noColor: false, environment: ["COLORTERM": "24bit"]) { s in
+            XCTAssertTrue(s.trueColor)
+            ThumbnailView.draw(ui.thumbnail!, in: Rect(row: 0, column: 0, rows: 5, columns: 10), on: s)
+            s.present()
+        }
+        XCTAssertTrue(direct.contains("38;2;250;10;20") && direct.contains("48;2;1;2;200"), "24-bit SGR for the picture")
+        XCTAssertTrue(direct.contains("\u{1b}7") && direct.contains("\u{1b}8"), "cursor and attributes saved and restored around it")
+        let palette = try frameBytes(term: "xterm-256color", noColor: false) { s in
+            XCTAssertFalse(s.trueColor, "no COLORTERM and no RGB in terminfo")
+            ThumbnailView.draw(ui.thumbnail!, in: Rect(row: 0, column: 0, rows: 5, columns: 10), on: s)
+            s.present()
+        }
+        XCTAssertFalse(palette.contains("38;2;"))
+        XCTAssertTrue(palette.contains("38;5;\(Palette.nearest256(r: 250, g: 10, b: 20))"), "the nearest 256-colour entry instead")
+        XCTAssertTrue(NcursesScreen.terminalTakesTrueColor(environment: [:], terminfoFlag: { $0 == "RGB" }))
+        XCTAssertFalse(NcursesScreen.terminalTakesTrueColor(environment: ["COLORTERM": "yes"], terminfoFlag: { _ in false }))
     }
 
     func testEightColourTerminalGetsNearestColours() throws {

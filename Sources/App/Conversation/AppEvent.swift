@@ -30,6 +30,8 @@ enum AppEvent: Sendable {
     /// Ctrl-Z: the process is about to stop; nothing may keep listening meanwhile.
     case suspending
     case quitRequested
+    /// Images, the camera and the screen (see `VisionEvent`).
+    case vision(VisionEvent)
 }
 
 /// Why an export did not happen, in words for the status line.

@@ -45,6 +45,8 @@ struct AppState: Sendable {
     var toolPolicy = ToolCallPolicy.blocking
     var quitting = false
     var keyMap = KeyMap.default
+    /// Images, the camera and the screen.
+    var vision = VisionState()
 
     init(config: Config, demo: Bool, audioAvailable: Bool, kitty: Bool) {
         talk = TalkState(mode: config.mode, kitty: kitty)

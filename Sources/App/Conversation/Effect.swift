@@ -26,6 +26,8 @@ enum Effect: Sendable, Equatable {
     /// Stop the process (Ctrl-Z) with the terminal given back; everything is redrawn after `fg`.
     case suspend
     case quit
+    /// Images, the camera and the screen (`VisionIO`).
+    case vision(VisionCommand)
 }
 
 enum MicCommand: Sendable, Equatable {

@@ -28,6 +28,7 @@ extension Reducer {
         }
         if var editor = s.ui.input {
             guard k.kind != .release else { return [] }
+            if k.key == .tab, editor.wordBeforeCursor.hasPrefix("@") { return [.vision(.complete(editor.wordBeforeCursor))] }
             switch editor.handle(k) {
             case .none, .edited:
                 s.ui.input = editor
@@ -35,7 +36,7 @@ extension Reducer {
                 s.ui.input = nil
             case .submit(let text):
                 s.ui.input = editor
-                return sendText(&s, text, now: now)
+                return submitTyped(&s, text, now: now) ?? sendText(&s, text, now: now)
             }
             return []
         }
@@ -68,6 +69,8 @@ extension Reducer {
         case .latencyStats:
             // Left open while other keys are pressed: it updates as turns are timed.
             if k.key == .escape || s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) == .latencyStats { s.ui.overlay = nil }
+        case .pathPrompt(let editor):
+            return pathPromptKey(&s, editor, k)
         case .confirm(var model):
             let answer = model.handle(k, screen: s.ui.screen)
             if answer == .quit {
@@ -149,6 +152,11 @@ extension Reducer {
             return []
         case .retryNow:
             return s.offline ? [.live(.retryNow)] : []
+        case .toggleSharing:
+            return toggleSharing(&s)
+        case .attachImage:
+            s.ui.overlay = .pathPrompt(LineEditor())
+            return []
         }
     }
 

@@ -51,10 +51,13 @@ enum Reducer {
             fx.append(.suspend)
         case .quitRequested:
             fx = quit(&s, now: now)
+        case .vision(let e):
+            fx = handleVision(&s, e, now: now)
         }
         if case .latencyStats = s.ui.overlay { s.ui.overlay = .latencyStats(s.latency.stats) }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
         if s.voice != before.voice { fx.append(.rememberVoice(s.voice)) }
+        fx += visionCommands(&s)
         refreshHeader(&s, now: now)
         return fx
     }
@@ -240,5 +243,6 @@ enum Reducer {
         s.ui.meters.micMuted = s.talk.isMuted
         s.ui.meters.talking = s.talk.mode == .ptt && s.talk.micIsOpen
         s.ui.meters.echoProtection = s.talk.mode == .open ? s.echoProtection : nil
+        refreshVisionHeader(&s)
     }
 }

@@ -65,6 +65,8 @@ final class EffectRunner {
             return [.screenSize(launch.terminal.screen.size)]
         case .quit:
             break
+        case .vision(let command):
+            return launch.vision.perform(command)
         }
         return []
     }

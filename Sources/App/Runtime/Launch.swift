@@ -18,6 +18,8 @@ struct Launch {
     let store: TranscriptStore?
     let terminal: Terminal
     let renderer: FrameRenderer
+    /// Images, the camera and the screen.
+    let vision: VisionIO
     /// What the user should read before anything else (theme, keys, MCP, transcript problems).
     let problems: [String]
     let keyMap: KeyMap
@@ -51,6 +53,7 @@ struct Launch {
             logger: logger,
             playback: { audio.playbackCommand($0) })
         audio.attach(session)
+        let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session)) { [events] in events.post($0) }
         if let resume { session.restoreHandle(resume.0.handle, age: resume.age) }
         if let path = resume?.0.transcript, let records = try? TranscriptStore.read(path) {
             // Seeds a fresh session if the service refuses the saved handle.
@@ -88,7 +91,7 @@ struct Launch {
         return Launch(
             config: config, simulator: simulator, audio: audio, mcp: mcp, tools: tools, session: session, store: store,
             terminal: terminal, renderer: FrameRenderer(screen: terminal.screen, theme: themeResult.theme, keyMap: keyMap.map),
-            problems: problems, keyMap: keyMap.map)
+            vision: vision, problems: problems, keyMap: keyMap.map)
     }
 
     /// The state the first frame shows.
@@ -102,6 +105,8 @@ struct Launch {
             if !noAudio { state.ui.transcript.append(.error, why) }
         }
         for problem in problems { state.ui.transcript.append(.error, problem) }
+        state.vision = vision.initialState(framesAlways: config.vision.frames == .always)
+        if let why = vision.unavailable { state.ui.transcript.append(.error, "\(why) — going on without it") }
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
         state.toolPolicy = ToolCallPolicy(
             model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
@@ -116,6 +121,7 @@ struct Launch {
 
     /// Gives everything back in order; the terminal last but one, so the shell gets a clean screen.
     func stop() async {
+        vision.stop()
         session.close()
         audio.close()
         terminal.stop()

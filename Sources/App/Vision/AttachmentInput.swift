@@ -6,20 +6,35 @@ struct AttachmentInput: Sendable, Equatable {
     var paths: [String]
     /// The question without the `@path` words.
     var text: String
+    /// `@` words that look like image paths (a `/` in them, or an image extension) but name no file.
+    var missing: [String] = []
+
+    /// Extensions that make an `@` word an image path even when the file is not there (to say so).
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "gif", "bmp", "tif", "tiff"]
+
+    /// Whether a typed line may attach something (a word of two or more characters starting with `@`): the
+    /// reducer's cheap test before the file system is asked.
+    static func mentionsAttachment(_ line: String) -> Bool {
+        line.split(separator: " ").contains { $0.hasPrefix("@") && $0.count > 1 }
+    }
 
     /// Splits a typed line; words starting with `@` that name an existing file are attachments (an `@` word
     /// that is no file stays in the text, so "email me @ noon" is unharmed).
     static func parse(_ line: String, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: ($0 as NSString).expandingTildeInPath) }) -> AttachmentInput {
         var paths: [String] = []
+        var missing: [String] = []
         var words: [Substring] = []
         for word in line.split(separator: " ", omittingEmptySubsequences: true) {
-            if word.hasPrefix("@"), word.count > 1, fileExists(String(word.dropFirst())) {
-                paths.append(String(word.dropFirst()))
+            let path = String(word.dropFirst())
+            if word.hasPrefix("@"), word.count > 1, fileExists(path) {
+                paths.append(path)
+            } else if word.hasPrefix("@"), path.contains("/") || imageExtensions.contains((path as NSString).pathExtension.lowercased()) {
+                missing.append(path)
             } else {
                 words.append(word)
             }
         }
-        return AttachmentInput(paths: paths, text: words.joined(separator: " "))
+        return AttachmentInput(paths: paths, text: words.joined(separator: " "), missing: missing)
     }
 
     /// Tab completion of the `@path` word under the cursor: the longest common completion of the entries that

@@ -1,67 +1,32 @@
 import Foundation
-import ParleySpawn
 import Live
 import LiveSimulator
+import ParleySpawn
 import Synchronization
+import TUI
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Where frames come from, as ffmpeg input arguments, so tests can stand a synthetic source in for a device.
-struct CaptureInput: Sendable, Equatable {
-    /// Shown in the header, e.g. `camera /dev/video0`.
-    var label: String
-    var arguments: [String]
-
-    /// A V4L2 camera.
-    static func camera(_ device: String) -> CaptureInput { CaptureInput(label: "camera \(device)", arguments: ["-f", "v4l2", "-i", device]) }
-
-    /// The X11 screen of `display` (e.g. `:0`).
-    static func x11Screen(_ display: String) -> CaptureInput {
-        CaptureInput(label: "screen \(display)", arguments: ["-f", "x11grab", "-framerate", "2", "-i", display])
-    }
-
-    /// One of ffmpeg's synthetic sources (`testsrc`), read at its own rate like a device.
-    static func synthetic(_ spec: String = "testsrc=size=640x480:rate=5") -> CaptureInput {
-        CaptureInput(label: "test source", arguments: ["-re", "-f", "lavfi", "-i", spec])
-    }
-
-    /// Checks that the device or display exists, naming what is missing and how to fix it.
-    static func check(_ input: CaptureInput, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if FFmpegRunner.locate(environment: environment) == nil { return FFmpegError.missing.description }
-        if input.arguments.contains("v4l2"), let device = input.arguments.last, !FileManager.default.fileExists(atPath: device) {
-            return "no camera at \(device): plug one in or name it with --camera DEVICE (see v4l2-ctl --list-devices)"
-        }
-        return nil
-    }
-
-    /// The screen of the session: X11 when DISPLAY is set; Wayland sessions need XWayland's DISPLAY.
-    static func screen(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<CaptureInput, VisionUnavailable> {
-        if let display = environment["DISPLAY"], !display.isEmpty { return .success(.x11Screen(display)) }
-        if environment["WAYLAND_DISPLAY"] != nil {
-            return .failure(VisionUnavailable("screen sharing on Wayland is not supported yet: run parley where DISPLAY is set (XWayland)"))
-        }
-        return .failure(VisionUnavailable("no screen to share: DISPLAY is not set (screen sharing needs an X11 session)"))
-    }
-}
-
-/// Why frames cannot be captured; the conversation goes on without them.
-struct VisionUnavailable: Error, Equatable, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
 /// A running ffmpeg that turns a camera or screen into JPEG frames, scaled for the media resolution, twice a
-/// second; it keeps only the newest frame. It runs only while sharing is on (nothing is captured otherwise).
+/// second, plus a 32-pixel-wide picture of each for the side pane (a second output of the same ffmpeg, so a
+/// thumbnail costs no extra decoding). It keeps only the newest of each. The streamer runs it only while
+/// frames are wanted, so nothing is captured otherwise.
 final class FrameCapture: Sendable {
     /// Shared with the reader thread.
     private final class Shared: Sendable {
         struct State {
             var latest: (jpeg: Data, serial: Int)?
-            var error: String?
+            var thumbnail: Thumbnail?
+            /// ffmpeg's last complaint, if it said anything.
+            var lastError: String?
+            var ended = false
         }
         let lock = Mutex(State())
     }
+
+    /// Pixels across of the side-pane picture.
+    static let thumbnailWidth = 32
 
     let input: CaptureInput
     private let pid: pid_t
@@ -72,19 +37,29 @@ final class FrameCapture: Sendable {
         if let problem = CaptureInput.check(input) { throw VisionUnavailable(problem) }
         guard let binary = FFmpegRunner.locate() else { throw VisionUnavailable(FFmpegError.missing.description) }
         self.input = input
+        let graph = "[0:v]fps=2,\(ImageEncoder.fitFilter(resolution.longestSide)),split=2[send][small];"
+            + "[small]scale=\(Self.thumbnailWidth):-2:flags=area[thumb]"
         let args = [binary, "-nostdin", "-hide_banner", "-loglevel", "error"] + input.arguments + [
-            "-vf", "fps=2," + ImageEncoder.fitFilter(resolution.longestSide), "-c:v", "mjpeg",
-            "-q:v", "\(ImageEncoder.qscale(ImageEncoder.startQuality))", "-f", "image2pipe", "-",
+            "-filter_complex", graph,
+            "-map", "[send]", "-c:v", "mjpeg", "-q:v", "\(ImageEncoder.qscale(ImageEncoder.startQuality))", "-f", "image2pipe", "pipe:1",
+            "-map", "[thumb]", "-c:v", "ppm", "-f", "image2pipe", "pipe:3",
         ]
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw VisionUnavailable("cannot create a pipe for ffmpeg") }
+        guard let frames = Self.pipeClosedOnExec() else { throw VisionUnavailable("cannot create a pipe for ffmpeg") }
+        guard let thumbs = Self.pipeClosedOnExec() else {
+            frames.forEach { close($0) }
+            throw VisionUnavailable("cannot create a pipe for ffmpeg")
+        }
+        guard let errors = Self.pipeClosedOnExec() else {
+            (frames + thumbs).forEach { close($0) }
+            throw VisionUnavailable("cannot create a pipe for ffmpeg")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_adddup2(&actions, frames[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, thumbs[1], 3)
         var attributes = posix_spawnattr_t()
         SpawnAttributes.clean(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -92,41 +67,91 @@ final class FrameCapture: Sendable {
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let rc = posix_spawn(&child, binary, &actions, &attributes, &argv, environ)
-        close(fds[1])
+        for fd in [frames[1], thumbs[1], errors[1]] { close(fd) }
         guard rc == 0 else {
-            close(fds[0])
+            for fd in [frames[0], thumbs[0], errors[0]] { close(fd) }
             throw VisionUnavailable("cannot start \(binary) (error \(rc))")
         }
         pid = child
-        let fd = fds[0]
         let shared = self.shared
-        let reader = Thread {
-            var splitter = JPEGStreamSplitter()
-            var serial = 0
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = read(fd, &buffer, buffer.count)
+        let label = input.label
+        let (frameFD, thumbFD, errorFD) = (frames[0], thumbs[0], errors[0])
+        let reader = Thread { Self.read(frames: frameFD, thumbnails: thumbFD, errors: errorFD, into: shared, label: label) }
+        reader.start()
+    }
+
+    /// A pipe whose ends other children do not inherit (the spawn's dup2 gives ffmpeg its own copies).
+    private static func pipeClosedOnExec() -> [Int32]? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fds
+    }
+
+    /// Reads ffmpeg's three outputs until it exits: frames, thumbnails, and what it says went wrong.
+    private static func read(frames: Int32, thumbnails: Int32, errors: Int32, into shared: Shared, label: String) {
+        var jpegs = JPEGStreamSplitter()
+        var ppms = PPMStreamSplitter()
+        var complaint = Data()
+        var serial = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var fds = [pollfd(fd: frames, events: Int16(POLLIN), revents: 0), pollfd(fd: thumbnails, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        var open = 3
+        while open > 0 {
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = Glibc.read(fds[i].fd, &buffer, buffer.count)
                 if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                for frame in splitter.push(buffer[0..<n]) {
-                    serial += 1
-                    shared.lock.withLock { $0.latest = (frame, serial) }
+                if n <= 0 {
+                    close(fds[i].fd)
+                    fds[i].fd = -1
+                    open -= 1
+                    continue
+                }
+                let bytes = buffer[0..<n]
+                switch i {
+                case 0:
+                    for frame in jpegs.push(bytes) {
+                        serial += 1
+                        shared.lock.withLock { $0.latest = (frame, serial) }
+                    }
+                case 1:
+                    for picture in ppms.push(bytes) {
+                        let thumb = Thumbnail(width: picture.width, height: picture.height, rgb: picture.rgb, caption: label)
+                        shared.lock.withLock { $0.thumbnail = thumb }
+                    }
+                default:
+                    complaint.append(contentsOf: bytes.suffix(2048))
                 }
             }
-            close(fd)
-            shared.lock.withLock { if $0.latest == nil { $0.error = "\(input.label): ffmpeg produced no frames" } }
         }
-        reader.start()
+        let said = String(decoding: complaint, as: UTF8.self).split(separator: "\n").last.map { String($0).trimmingCharacters(in: .whitespaces) }
+        shared.lock.withLock { s in
+            s.ended = true
+            if let said, !said.isEmpty { s.lastError = said } else if s.latest == nil { s.lastError = "ffmpeg produced no frames" }
+        }
     }
 
     /// The newest frame and its serial number (increasing), if any came yet.
     var latest: (jpeg: Data, serial: Int)? { shared.lock.withLock { $0.latest } }
 
+    /// The newest side-pane picture, if any came yet.
+    var thumbnail: Thumbnail? { shared.lock.withLock { $0.thumbnail } }
+
+    /// Why ffmpeg stopped on its own (a camera unplugged, a device in use), once it has.
+    var failure: String? {
+        shared.lock.withLock { s in s.ended ? "\(input.label) stopped: \(s.lastError ?? "ffmpeg ended")" : nil }
+    }
+
     /// Stops ffmpeg and reaps it.
     func stop() {
         kill(pid, SIGKILL)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 }
 
@@ -151,5 +176,49 @@ struct JPEGStreamSplitter {
         }
         pending.removeFirst(start)
         return frames
+    }
+}
+
+/// Cuts a stream of binary PPM pictures (`P6 W H 255`, then W×H×3 bytes) as ffmpeg's `ppm` encoder writes them.
+struct PPMStreamSplitter {
+    struct Picture: Equatable {
+        var width: Int
+        var height: Int
+        var rgb: [UInt8]
+    }
+
+    private var pending: [UInt8] = []
+
+    mutating func push(_ bytes: ArraySlice<UInt8>) -> [Picture] {
+        pending.append(contentsOf: bytes)
+        var pictures: [Picture] = []
+        while let (header, width, height) = Self.header(pending) {
+            let size = width * height * 3
+            guard pending.count >= header + size else { break }
+            pictures.append(Picture(width: width, height: height, rgb: Array(pending[header..<(header + size)])))
+            pending.removeFirst(header + size)
+        }
+        return pictures
+    }
+
+    /// The header's length and the picture's size, once the whole header is there.
+    private static func header(_ b: [UInt8]) -> (Int, Int, Int)? {
+        guard b.count >= 2, b[0] == UInt8(ascii: "P"), b[1] == UInt8(ascii: "6") else { return nil }
+        var fields: [Int] = []
+        var i = 2
+        while fields.count < 3 {
+            while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+            var value = 0, digits = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                value = value * 10 + Int(b[i] - 0x30)
+                digits += 1
+                i += 1
+            }
+            guard i < b.count, digits > 0 else { return nil }
+            fields.append(value)
+        }
+        // One whitespace byte ends the header; 8-bit samples only (ffmpeg writes 255 for rgb24).
+        guard fields[2] == 255, fields[0] > 0, fields[1] > 0 else { return nil }
+        return (i + 1, fields[0], fields[1])
     }
 }

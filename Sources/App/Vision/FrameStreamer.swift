@@ -1,26 +1,11 @@
 import Foundation
 import Synchronization
+import TUI
 
-/// What the header shows about sharing.
-struct VisionStatus: Sendable, Equatable {
-    /// e.g. `camera /dev/video0`.
-    var source: String
-    var sharing: Bool
-    var framesSent: Int
-    var bytesPerFrame: Int
-    /// Why capture stopped or could not start.
-    var problem: String?
-
-    /// The header text: the source, frames sent and bytes per frame, or that sharing is off.
-    var headerText: String {
-        if let problem { return "\(source): \(problem)" }
-        guard sharing else { return "\(source): sharing off" }
-        return "\(source) · \(framesSent) frames · \(AttachedImage.formatBytes(bytesPerFrame))/frame"
-    }
-}
-
-/// Streams camera or screen frames to the conversation: capture runs only while sharing is on, and a
-/// ``FramePacer`` lets a frame out at most once a second, while the user talks (or always, if configured).
+/// Streams camera or screen frames to the conversation. ffmpeg runs only while frames are wanted (sharing on
+/// and the user talking, or sharing on with `frames = "always"`), so nothing is captured while sharing is off
+/// or the user is silent; a ``FramePacer`` lets a frame out at most once a second, and the ``VideoWire`` keeps
+/// camera frames and attached images together within the service's one frame a second.
 final class FrameStreamer: Sendable {
     private struct State {
         var pacer: FramePacer
@@ -31,33 +16,65 @@ final class FrameStreamer: Sendable {
 
     let input: CaptureInput
     private let resolution: MediaResolution
-    private let send: @Sendable (Data) -> Bool
+    private let wire: VideoWire
+    private let report: @Sendable (VisionStatus, Thumbnail?) -> Void
     private let state: Mutex<State>
-    private let clock = ContinuousClock()
-    private let epoch: ContinuousClock.Instant
     private let ticker = Mutex<Task<Void, Never>?>(nil)
 
-    /// - Parameter send: hands a JPEG to the session (`LiveSession.sendVideo`); false when it was not sent.
-    init(input: CaptureInput, resolution: MediaResolution, timing: VisionSettings.FrameTiming, send: @escaping @Sendable (Data) -> Bool) {
+    /// - Parameters:
+    ///   - wire: where frames go (`LiveSession.sendVideo`, paced with attached images).
+    ///   - report: told the new status (and the sent frame's thumbnail) after each frame and each problem.
+    init(input: CaptureInput, resolution: MediaResolution, timing: VisionSettings.FrameTiming, wire: VideoWire,
+         report: @escaping @Sendable (VisionStatus, Thumbnail?) -> Void = { _, _ in }) {
         self.input = input
         self.resolution = resolution
-        self.send = send
+        self.wire = wire
+        self.report = report
         state = Mutex(State(pacer: FramePacer(timing: timing, sharing: false)))
-        epoch = clock.now
     }
 
-    /// Turns sharing on (starting capture) or off (stopping it: nothing is captured while off).
+    /// Turns sharing on or off. Off stops capture at once; on checks the device (a missing camera or ffmpeg is
+    /// reported now, not at the first word) and captures as soon as frames are wanted.
     func setSharing(_ on: Bool) {
+        if on, let problem = CaptureInput.check(input) {
+            state.withLock { $0.problem = problem; $0.pacer.sharing = false }
+            report(status, nil)
+            return
+        }
+        state.withLock { $0.pacer.sharing = on; if on { $0.problem = nil } }
+        follow()
+        report(status, nil)
+    }
+
+    /// Push-to-talk held / released, or speech heard / ended in open mic.
+    func setTalking(_ talking: Bool) {
+        state.withLock { $0.pacer.talking = talking }
+        follow()
+    }
+
+    /// Whether ffmpeg is running now.
+    var capturing: Bool { state.withLock { $0.capture != nil } }
+
+    var status: VisionStatus {
+        state.withLock { s in
+            VisionStatus(source: input.label, sharing: s.pacer.sharing, capturing: s.capture != nil, framesSent: s.pacer.framesSent,
+                         bytesPerFrame: s.pacer.bytesPerFrame, problem: s.problem)
+        }
+    }
+
+    /// Starts or stops capture to match whether frames are wanted now.
+    private func follow() {
+        var failed = false
         let stopping: FrameCapture? = state.withLock { (s: inout State) -> FrameCapture? in
-            s.pacer.sharing = on
-            if on {
+            if s.pacer.wantsFrames {
                 guard s.capture == nil else { return nil }
                 do {
                     s.capture = try FrameCapture(input, resolution: resolution)
-                    s.problem = nil
+                    s.lastSerial = 0
                 } catch {
                     s.problem = "\(error)"
                     s.pacer.sharing = false
+                    failed = true
                 }
                 return nil
             }
@@ -65,33 +82,39 @@ final class FrameStreamer: Sendable {
             return s.capture
         }
         stopping?.stop()
-        if on { startTicking() } else { ticker.withLock { $0?.cancel(); $0 = nil } }
+        if capturing { startTicking() } else { ticker.withLock { $0?.cancel(); $0 = nil } }
+        if failed { report(status, nil) }
     }
 
-    /// Push-to-talk held / released, or speech heard / ended in open mic.
-    func setTalking(_ talking: Bool) { state.withLock { $0.pacer.talking = talking } }
-
-    var status: VisionStatus {
-        state.withLock { s in
-            VisionStatus(source: input.label, sharing: s.pacer.sharing, framesSent: s.pacer.framesSent,
-                         bytesPerFrame: s.pacer.bytesPerFrame, problem: s.problem)
-        }
-    }
-
-    /// Sends the newest frame if one is due; called every 100 ms while sharing.
+    /// Sends the newest frame if one is due; called every 100 ms while capturing.
     func tick() {
-        let now = clock.now - epoch
-        let frame: Data? = state.withLock { s in
-            guard s.pacer.due(at: now), let latest = s.capture?.latest, latest.serial > s.lastSerial else { return nil }
+        let now = wire.now()
+        var problem: String?
+        let due: (jpeg: Data, capture: FrameCapture)? = state.withLock { s in
+            guard let capture = s.capture else { return nil }
+            if let failure = capture.failure {
+                s.problem = failure
+                s.pacer.sharing = false
+                problem = failure
+                return nil
+            }
+            guard s.pacer.due(at: now), let latest = capture.latest, latest.serial > s.lastSerial else { return nil }
             s.lastSerial = latest.serial
-            return latest.jpeg
+            return (latest.jpeg, capture)
         }
-        guard var jpeg = frame else { return }
+        if problem != nil {
+            follow()
+            report(status, nil)
+            return
+        }
+        guard let due else { return }
+        var jpeg = due.jpeg
         if jpeg.count > ImageEncoder.budget, let fitted = try? ImageEncoder.fit(jpeg: jpeg, longestSide: resolution.longestSide) {
             jpeg = fitted.jpeg
         }
-        guard send(jpeg) else { return }
+        guard wire.send(jpeg, at: now) else { return }
         state.withLock { $0.pacer.sent(bytes: jpeg.count, at: now) }
+        report(status, due.capture.thumbnail)
     }
 
     private func startTicking() {
@@ -107,5 +130,8 @@ final class FrameStreamer: Sendable {
     }
 
     /// Stops capture and the ticker.
-    func stop() { setSharing(false) }
+    func stop() {
+        state.withLock { $0.pacer.sharing = false }
+        follow()
+    }
 }

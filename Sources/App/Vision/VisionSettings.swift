@@ -11,12 +11,28 @@ struct VisionSettings: Sendable, Equatable {
         case always
     }
 
+    /// What the interactive app shares (`--camera`, `--screen`, or `share = "camera"`).
+    enum Source: String, Sendable, CaseIterable {
+        case camera, screen
+    }
+
     /// nil: the model's default; pictures are then scaled for ``MediaResolution/medium``.
     var mediaResolution: MediaResolution?
     var turnCoverage: TurnCoverage?
     var frames = FrameTiming.talking
-    /// The V4L2 device for `--camera` without a device.
+    /// The V4L2 device for `--camera` without a device; `test` is ffmpeg's test pattern (no camera needed).
     var cameraDevice = "/dev/video0"
+    /// The camera or the screen, shared from the start (`c` turns it off and on); nil: neither.
+    var source: Source?
+
+    /// The ffmpeg input for ``source``: nil without one, or why it cannot be had (no screen in this session).
+    func captureInput(environment: [String: String]) -> Result<CaptureInput, VisionUnavailable>? {
+        switch source {
+        case nil: return nil
+        case .camera?: return .success(cameraDevice == "test" ? .synthetic() : .camera(cameraDevice))
+        case .screen?: return CaptureInput.screen(environment: environment)
+        }
+    }
 
     /// The resolution pictures are scaled for.
     var effectiveResolution: MediaResolution { mediaResolution ?? .medium }
@@ -36,6 +52,12 @@ struct VisionSettings: Sendable, Equatable {
             frames = f
         }
         if let v = try reader.string(t, "camera", section: s) { cameraDevice = v }
+        if let v = try reader.string(t, "share", section: s) {
+            guard v.lowercased() == "none" || Source(rawValue: v.lowercased()) != nil else {
+                throw reader.error("share", "must be \"camera\", \"screen\" or \"none\"", section: s)
+            }
+            source = Source(rawValue: v.lowercased())
+        }
     }
 
     /// Adds the media resolution and turn coverage to a setup.
@@ -59,6 +81,7 @@ struct VisionSettings: Sendable, Equatable {
         if let turnCoverage { lines.append("turn_coverage = \"\(turnCoverage.rawValue)\"") }
         lines.append("frames = \"\(frames.rawValue)\"")
         lines.append("camera = \"\(cameraDevice)\"")
+        lines.append("share = \"\(source?.rawValue ?? "none")\"")
         return lines
     }
 }

@@ -1,0 +1,22 @@
+import TUI
+
+/// Pictures in the conversation, as the reducer sees them: the one owner of "sharing is on" and of the images
+/// waiting for the next turn. The streamer and the attachment loader are told what changed (`VisionCommand`)
+/// and report back (`VisionEvent`); they decide none of it.
+struct VisionState: Sendable, Equatable {
+    /// The camera or screen, e.g. `camera /dev/video0` (nil: parley was started without one).
+    var source: String?
+    /// The user wants the camera or screen shared (`c` toggles it).
+    var sharing = false
+    /// Frames go out all the time while sharing (`frames = "always"`), not only while the user talks.
+    var framesAlways = false
+    /// What the streamer last reported: frames sent, bytes per frame, a problem.
+    var status: VisionStatus?
+    /// Images attached with Ctrl-O, sent when the next turn starts.
+    var pending: [AttachedImage] = []
+    /// An attachment is being loaded (a typed `@path` line or the prompt's path).
+    var loading = false
+    /// What the streamer was last told, so a change is sent once.
+    var toldSharing = false
+    var toldTalking = false
+}
