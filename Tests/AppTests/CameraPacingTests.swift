@@ -79,6 +79,40 @@ final class CameraPacingTests: XCTestCase {
         print("vision: capture ffmpeg CPU \(String(format: "%.3f", cpu)) s over \(String(format: "%.1f", wall)) s (\(String(format: "%.1f", 100 * cpu / wall))% of a core); \(status.bytesPerFrame) bytes/frame at low")
     }
 
+    /// `PARLEY_BENCH=1`: the CPU of streaming a 720p, 30 fps source at one frame a second (ffmpeg's decoding,
+    /// scaling, JPEG and thumbnail), and the bytes a frame costs at each media resolution.
+    func testBenchmarkCameraCPUAndBytesPerFrame() async throws {
+        guard ProcessInfo.processInfo.environment["PARLEY_BENCH"] == "1" else { throw XCTSkip("set PARLEY_BENCH=1") }
+        guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
+        let seconds = Double(ProcessInfo.processInfo.environment["PARLEY_BENCH_SECONDS"] ?? "30") ?? 30
+        let source = CaptureInput.synthetic("testsrc=size=1280x720:rate=30")
+        for resolution in MediaResolution.allCases {
+            let frames = Mutex<[Int]>([])
+            let wire = VideoWire { jpeg in frames.withLock { $0.append(jpeg.count) }; return true }
+            let streamer = FrameStreamer(input: source, resolution: resolution, timing: .always, wire: wire)
+            func cpu() -> (child: Double, own: Double) {
+                var c = rusage(), o = rusage()
+                getrusage(RUSAGE_CHILDREN.rawValue, &c)
+                getrusage(RUSAGE_SELF.rawValue, &o)
+                func s(_ r: rusage) -> Double { Double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + Double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6 }
+                return (s(c), s(o))
+            }
+            let before = cpu()
+            let started = ContinuousClock.now
+            streamer.setSharing(true)
+            try await Task.sleep(for: .seconds(resolution == .medium ? seconds : 10))
+            streamer.setSharing(false)  // ffmpeg is killed and reaped: its CPU is in RUSAGE_CHILDREN now
+            let wall = ContinuousClock.now - started
+            let after = cpu()
+            let w = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+            let sizes = frames.withLock { $0 }
+            let mean = sizes.isEmpty ? 0 : sizes.reduce(0, +) / sizes.count
+            print(String(format: "vision bench: %@ %d frames in %.1f s, %d bytes/frame (%.1f KB); ffmpeg %.2f%% of a core, parley's own process %.2f%%",
+                         resolution.rawValue, sizes.count, w, mean, Double(mean) / 1024, 100 * (after.child - before.child) / w, 100 * (after.own - before.own) / w))
+            XCTAssertLessThanOrEqual(Double(sizes.count), w + 1, "at most one a second")
+        }
+    }
+
     func testTheSplitterCutsAStreamIntoWholeJPEGs() {
         var s = JPEGStreamSplitter()
         let a: [UInt8] = [0xFF, 0xD8, 1, 2, 0xFF, 0xD9], b: [UInt8] = [0xFF, 0xD8, 3, 0xFF, 0xD9]

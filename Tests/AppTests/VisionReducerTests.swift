@@ -129,7 +129,12 @@ final class VisionReducerTests: XCTestCase {
         on(.vision(.status(problem, thumbnail: nil)))
         XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .error }.count, 1)
         XCTAssertFalse(s.vision.sharing)
-        XCTAssertEqual(s.ui.header.vision, "camera /dev/video9: no camera at /dev/video9")
+        XCTAssertEqual(s.ui.header.vision, "camera /dev/video9 unavailable — nothing captured")
+        XCTAssertTrue(lines.contains("camera /dev/video9: no camera at /dev/video9 — going on without it"))
+        XCTAssertEqual(visionCommands(key(KeyEvent(.character("c")))), [.share(true)], "c tries again (the camera may be plugged in now)")
+        s.vision = VisionState(source: "screen", available: false, sharing: false)
+        XCTAssertEqual(visionCommands(key(KeyEvent(.character("c")))), [], "a source that cannot exist here is not tried")
+        XCTAssertEqual(s.ui.status, "screen is not available here (see above)")
     }
 
     func testCameraFlagStandsWithoutADevice() throws {

@@ -126,7 +126,9 @@ final class KeyMapTests: XCTestCase {
         XCTAssertEqual(km.command(for: .ctrl("c")), .interruptOrQuit)
         XCTAssertEqual(km.command(for: KeyEvent(.pageUp)), .scrollPageUp)
         XCTAssertEqual(km.command(for: KeyEvent(.end)), .scrollBottom)
-        XCTAssertNil(km.command(for: .char("c")))
+        XCTAssertEqual(km.command(for: .char("c")), .toggleSharing, "plain c is not Ctrl-C")
+        XCTAssertEqual(km.command(for: .ctrl("o")), .attachImage)
+        XCTAssertNil(km.command(for: .char("z")))
         XCTAssertNil(km.command(for: KeyEvent(.character("v"), kind: .release)))
     }
 

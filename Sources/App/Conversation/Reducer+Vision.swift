@@ -106,6 +106,10 @@ extension Reducer {
             s.ui.status = "nothing to share: start parley with --camera [DEVICE] or --screen"
             return []
         }
+        guard s.vision.available else {
+            s.ui.status = "\(source) is not available here (see above)"
+            return []
+        }
         s.vision.sharing.toggle()
         if s.vision.sharing { s.vision.status?.problem = nil }
         s.ui.status = s.vision.sharing ? "\(source) on: frames go out while you talk" : "\(source) off — nothing is captured"

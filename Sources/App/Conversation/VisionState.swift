@@ -6,6 +6,8 @@ import TUI
 struct VisionState: Sendable, Equatable {
     /// The camera or screen, e.g. `camera /dev/video0` (nil: parley was started without one).
     var source: String?
+    /// The source can be used at all (false: e.g. `--screen` with no screen in this session).
+    var available = true
     /// The user wants the camera or screen shared (`c` toggles it).
     var sharing = false
     /// Frames go out all the time while sharing (`frames = "always"`), not only while the user talks.

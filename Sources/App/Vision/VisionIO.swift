@@ -62,7 +62,7 @@ final class VisionIO: Sendable {
 
     /// What the reducer starts with: the source, shared from the start when it can be.
     func initialState(framesAlways: Bool) -> VisionState {
-        var state = VisionState(source: sourceLabel, sharing: streamer != nil, framesAlways: framesAlways)
+        var state = VisionState(source: sourceLabel, available: streamer != nil, sharing: streamer != nil, framesAlways: framesAlways)
         if let unavailable, let sourceLabel {
             state.status = VisionStatus(source: sourceLabel, sharing: false, framesSent: 0, bytesPerFrame: 0, problem: unavailable)
         }

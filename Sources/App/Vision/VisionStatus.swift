@@ -10,9 +10,10 @@ struct VisionStatus: Sendable, Equatable {
     /// Why capture stopped or could not start.
     var problem: String?
 
-    /// The header text: the source, frames sent and bytes per frame, or that nothing is captured.
+    /// The header text: the source, frames sent and bytes per frame, or that nothing is captured (the problem
+    /// itself is a transcript line: the header has no room for it).
     var headerText: String {
-        if let problem { return "\(source): \(problem)" }
+        if problem != nil { return "\(source) unavailable — nothing captured" }
         guard sharing else { return "\(source) off — nothing captured" }
         var text = "\(source) · \(framesSent) frame\(framesSent == 1 ? "" : "s")"
         if framesSent > 0 { text += " · \(AttachedImage.formatBytes(bytesPerFrame))/frame" }
