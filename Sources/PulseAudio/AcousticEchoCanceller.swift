@@ -196,13 +196,6 @@ public final class AcousticEchoCanceller: Sendable {
                 } else if n.quietFarFrames < Int.max {
                     n.quietFarFrames += 1
                 }
-                if n.quietFarFrames > Self.idleAfterFrames {
-                    // Nothing played for a second: no echo to remove, the mic passes through as captured.
-                    n.stats.framesProcessed += 1
-                    n.stats.audioSeconds += format.duration(sampleCount: frame)
-                    offset += frame
-                    continue
-                }
                 track(&n, nearFrame: samples[offset..<(offset + frame)])
                 let ok = processFrame(&n, samples: &samples, offset: offset, frame: frame)
                 if !ok { n.stats.failures += 1 }
