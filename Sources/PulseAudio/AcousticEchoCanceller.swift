@@ -83,13 +83,7 @@ public final class AcousticEchoCanceller: Sendable {
         var far: [Int16]
         var near: [Int16]
         var nextMetricsFrame = 100
-        /// Frames in a row whose far end was silent: past `idleAfterFrames` nothing can echo, and frames pass
-        /// through unprocessed (the filter keeps what it learned).
-        var quietFarFrames = Int.max
     }
-
-    /// One second: longer than any room's echo tail and the delay estimator's window.
-    private static let idleAfterFrames = 100
 
     /// The settings it was created with.
     public let settings: Settings
@@ -192,9 +186,6 @@ public final class AcousticEchoCanceller: Sendable {
                 if n.far.contains(where: { $0 != 0 }) {
                     n.stats.framesWithFarEnd += 1
                     n.stats.framesAdapted += 1
-                    n.quietFarFrames = 0
-                } else if n.quietFarFrames < Int.max {
-                    n.quietFarFrames += 1
                 }
                 track(&n, nearFrame: samples[offset..<(offset + frame)])
                 let ok = processFrame(&n, samples: &samples, offset: offset, frame: frame)
