@@ -207,6 +207,8 @@ public final class PulsePlayback: AudioSink {
         /// Samples handed to the server while its timing was unknown (bounds how far we write blind).
         private var writtenBlind = 0
         private var padNext = true
+        /// When what was written so far will all have been heard (estimate, ns).
+        private var heardUntil: UInt64 = 0
         private var timer: OpaquePointer?
         private let aheadNanos: UInt64
         private var padding: [Int16] = []
@@ -300,6 +302,7 @@ public final class PulsePlayback: AudioSink {
             meter.update(.silence, at: Double(now) / 1e9)
             stats.flushes += 1
             padNext = true
+            heardUntil = 0
             cancelTimer()
             if let s = readyStream, let op = pa_stream_flush(s, { _, _, userdata in
                 guard let userdata else { return }
@@ -380,10 +383,14 @@ public final class PulsePlayback: AudioSink {
             }
             guard wrote == 0 else { return nil }
             let written = MonotonicClock.now()
-            let latency = queuedNanos(s) ?? 0
             let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
-            // Heard from (written + latency - duration): latency counts to the block's last sample.
-            let heardFrom = written + latency - min(latency, duration)
+            // Latency counts to the block's last sample. Until the server's timing is known again (after a
+            // flush or at the start) the block follows what was written before it, or the target latency.
+            let target = UInt64(max(5, options.targetLatencyMilliseconds)) * 1_000_000
+            let heardEnd = queuedNanos(s).map { written + $0 } ?? max(written + target, heardUntil) + duration
+            heardUntil = heardEnd
+            let latency = heardEnd - written
+            let heardFrom = heardEnd - min(heardEnd, duration)
             if let canceller = options.echoCanceller {
                 samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
             }

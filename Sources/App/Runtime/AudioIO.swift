@@ -33,6 +33,9 @@ final class AudioIO: Sendable {
         var framing = MicFraming()
     }
 
+    /// The least playback buffer (`tlength`) the echo canceller works with.
+    static let cancellerPlaybackBufferMs = 80
+
     /// What could not be opened, in words for the banner; nil when sound works.
     let problem: String?
 
@@ -69,7 +72,9 @@ final class AudioIO: Sendable {
                     logger("echo canceller unavailable, half-duplex gating instead: \(error)")
                 }
             }
-            var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: config.playbackBufferMs)
+            // WebRTC's canceller loses the echo with a 20 ms sink (EchoEndToEndTests): it gets 80 ms or more.
+            let buffer = canceller != nil ? max(config.playbackBufferMs, Self.cancellerPlaybackBufferMs) : config.playbackBufferMs
+            var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: buffer)
             po.echoCanceller = canceller
             po.onStartHeard = { ns in events.post(.replyAudible(at: Double(ns) / 1e9)) }
             let p = PulsePlayback(options: po, onEvent: { e in AudioIO.report(e, to: events) })
