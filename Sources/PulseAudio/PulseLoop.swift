@@ -30,6 +30,9 @@ final class PulseLoop: @unchecked Sendable {
     private var reconnectReported = false
     private var stopping = false
     private var prioritised = false
+    /// The server is PipeWire's PulseAudio server (`pipewire-pulse`), from its server info: known before any
+    /// stream created after the context became ready is (the replies come in order).
+    private(set) var serverIsPipeWire = false
     /// While `open` connects: it reports a failure itself (no reconnecting).
     private var opening = false
 
@@ -149,12 +152,22 @@ final class PulseLoop: @unchecked Sendable {
         }
         if pa_context_get_state(ctx) == PA_CONTEXT_READY {
             ready = true
+            askServerName(ctx)
             return
         }
         let error = settled ? Self.failure(ctx, server: where_)
             : PulseAudioError.noServer(server: where_, reason: "no answer within \(formatSeconds(timeout))")
         dropContext()
         throw error
+    }
+
+    private func askServerName(_ ctx: OpaquePointer) {
+        let op = pa_context_get_server_info(ctx, { _, info, userdata in
+            guard let info, let userdata, let name = info.pointee.server_name else { return }
+            Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue().serverIsPipeWire =
+                String(cString: name).contains("PipeWire")
+        }, userdata)
+        if let op { pa_operation_unref(op) }
     }
 
     private static func failure(_ ctx: OpaquePointer, server: String) -> PulseAudioError {
@@ -181,6 +194,7 @@ final class PulseLoop: @unchecked Sendable {
         switch pa_context_get_state(ctx) {
         case PA_CONTEXT_READY:
             ready = true
+            askServerName(ctx)
             reconnectReported = false
             if clientsWaiting {
                 clientsWaiting = false

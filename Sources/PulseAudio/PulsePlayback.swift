@@ -69,13 +69,12 @@ public final class PulsePlayback: AudioSink {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
-        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds.
-        /// 0 by default: `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard` records the whole
-        /// reply on the monitor, first sample 2–3 ms after the write, on PulseAudio and PipeWire. (A reply
-        /// written within milliseconds of the previous drain completing can lose its first ~16 ms on a
-        /// PulseAudio monitor, where the sink rewinds over what the monitor already passed on; a device
-        /// plays it. Set this to the loss for setups recorded from a monitor.)
-        public var restartPaddingMilliseconds = 0
+        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds;
+        /// nil: `PulsePlayback.restartPadding(pipeWire:)` for the server. Recorded on a null sink's monitor by
+        /// `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: PulseAudio plays the whole reply
+        /// with no padding, first sample 1–3 ms after the write; PipeWire (1.x) loses the first 2–4 ms of a
+        /// reply after a drained turn, and 5 ms of silence in front of it is all that is lost instead.
+        public var restartPaddingMilliseconds: Int?
         /// Told, with the loop locked, when the first sample after open, a flush or a drained turn will be heard
         /// (`MonotonicClock` nanoseconds, usually a few milliseconds ahead): the latency the user feels.
         public var onStartHeard: (@Sendable (UInt64) -> Void)?
@@ -92,6 +91,10 @@ public final class PulsePlayback: AudioSink {
             self.targetLatencyMilliseconds = targetLatencyMilliseconds
         }
     }
+
+    /// The restart padding used when `Options.restartPaddingMilliseconds` is nil: 5 ms on PipeWire, which
+    /// swallows the first milliseconds after a stream restarts, none on PulseAudio.
+    public static func restartPadding(pipeWire: Bool) -> Int { pipeWire ? 5 : 0 }
 
     /// The options the stream was created with.
     public let options: Options
@@ -204,6 +207,9 @@ public final class PulsePlayback: AudioSink {
         private var flushRequestedAt: UInt64?
         /// The server ran dry while the turn was still going: the next write counts an underrun.
         private var starved = false
+        /// Audio was handed to the server since the last flush or completed drain (a turn is playing):
+        /// only then is running dry an underrun. (PipeWire reports one after a drain has completed.)
+        private var playing = false
         /// Samples handed to the server while its timing was unknown (bounds how far we write blind).
         private var writtenBlind = 0
         private var padNext = true
@@ -298,6 +304,7 @@ public final class PulsePlayback: AudioSink {
             drainGeneration = nil
             generation += 1
             starved = false
+            playing = false
             heard.removeAll()
             meter.update(.silence, at: Double(now) / 1e9)
             stats.flushes += 1
@@ -382,6 +389,7 @@ public final class PulsePlayback: AudioSink {
                 pa_stream_write(s, b.baseAddress, b.count, nil, 0, PA_SEEK_RELATIVE)
             }
             guard wrote == 0 else { return nil }
+            playing = true
             let written = MonotonicClock.now()
             let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
             // Latency counts to the block's last sample. Until the server's timing is known again (after a
@@ -423,13 +431,14 @@ public final class PulsePlayback: AudioSink {
                 return
             }
             starved = false
+            playing = false
             idle.set(idle: true)
             onEvent?(.playbackFinished)
         }
 
         private func underflow() {
             // Running dry after everything was handed over for a drain is the end of the turn, not an underrun.
-            if drainGeneration == nil && !drainRequested { starved = true }
+            if playing && drainGeneration == nil && !drainRequested { starved = true }
         }
 
         private func armTimer() {
@@ -474,7 +483,9 @@ public final class PulsePlayback: AudioSink {
         }
 
         func ready(_ stream: OpaquePointer) {
-            padding = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, options.restartPaddingMilliseconds)))
+            let pad = options.restartPaddingMilliseconds
+                ?? PulsePlayback.restartPadding(pipeWire: link?.loop.serverIsPipeWire ?? false)
+            padding = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, pad)))
             writtenBlind = 0
             padNext = true
             pump()
@@ -484,6 +495,7 @@ public final class PulsePlayback: AudioSink {
             cancelTimer()
             drainGeneration = nil
             starved = false
+            playing = false
             heard.removeAll()
         }
     }
