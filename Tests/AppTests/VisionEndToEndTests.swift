@@ -75,6 +75,30 @@ final class VisionEndToEndTests: XCTestCase {
         try tmux.wait(for: "EXITED:0")
     }
 
+    func testPushToTalkSendsCameraFramesOnlyWhileHeld() throws {
+        let audio = try TestAudio.fromEnvironment()
+        try audio.ensureSink("parley_mic")
+        try audio.ensureSink("parley_null")
+        var e = env()
+        e["PULSE_SERVER"] = audio.server
+        let tmux = try Tmux(width: 130, height: 36, env: e)
+        defer { tmux.close() }
+        try tmux.type("\(quoted(Binaries.parley)) --demo --camera test --mic parley_mic.monitor --speaker parley_null; echo EXITED:$?", enter: true)
+        try tmux.wait(for: "test source · 0 frames · waits for you to talk")
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertTrue(try tmux.screen().contains("test source · 0 frames · waits for you to talk"), "silent: nothing sent")
+        try tmux.type(" ")  // tmux has no kitty protocol: a tap starts talking…
+        let talking = try tmux.wait(for: "frames while talking") { Self.framesSent($0) ?? 0 >= 2 }
+        XCTAssertFalse(talking.contains("waits for you to talk"), talking)
+        try tmux.type(" ")  // …and a tap stops it
+        let stopped = try tmux.wait(for: "waits for you to talk")
+        let count = Self.framesSent(stopped) ?? -1
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertEqual(Self.framesSent(try tmux.screen()), count, "no frames once the user stopped talking")
+        try tmux.keys("q")
+        try tmux.wait(for: "EXITED:0")
+    }
+
     /// The frame count in the header, e.g. 3 in `test source · 3 frames · 13.1 KB/frame`.
     static func framesSent(_ screen: String) -> Int? {
         guard let r = screen.range(of: #"test source · [0-9]+ frame"#, options: .regularExpression) else { return nil }

@@ -3,7 +3,7 @@ import ArgumentParser
 /// The interactive app's camera and screen flags.
 struct VisionOptions: ParsableArguments {
     @Option(name: .customLong("camera"), help: ArgumentHelp(
-        "Share a V4L2 camera (default /dev/video0, or [vision] camera); `test` is ffmpeg's test pattern. c turns it off and on.",
+        "Share a V4L2 camera while you talk; the device may be left out (/dev/video0, or [vision] camera); `test` is ffmpeg's test pattern. c turns it off and on.",
         valueName: "device"))
     var camera: String?
 
