@@ -96,7 +96,7 @@ let package = Package(
 
         .testTarget(
             name: "LiveTests",
-            dependencies: ["Live", "LiveSimulator", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket")]
+            dependencies: ["Live", "LiveSimulator", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "LiveSimulatorTests",

@@ -5,7 +5,7 @@ import ParleyTime
 import TUI
 
 @main
-struct Parley: AsyncParsableCommand {
+struct Parley: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley",
         abstract: "Talk with Gemini from your terminal: hold Space, speak, and hear the answer.",
@@ -33,10 +33,23 @@ struct Parley: AsyncParsableCommand {
     @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
     var printConfig = false
 
-    /// `--camera` may stand without a device.
-    static func main() async { await main(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst()))) }
+    /// The conversation runs on the process's main thread: its loop blocks in `poll`, which must not hold one of
+    /// the concurrency pool's threads (an async `main` runs on them and parks the main thread). The subcommands
+    /// are async and run in a task while the main thread waits. `--camera` may stand without a device.
+    static func main() {
+        do {
+            var command = try parseAsRoot(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+            if var async = command as? AsyncParsableCommand {
+                try waitFor { try await async.run() }
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
-    func run() async throws {
+    func run() throws {
         let launchedAt = TimeSource.monotonic.now()
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
@@ -60,12 +73,40 @@ struct Parley: AsyncParsableCommand {
             config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, launchedAt: launchedAt)
         let status: Int32
         do {
-            status = try await app.run()
+            status = try app.run()
         } catch let e as ParleyError {
             throw report(e)
         }
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// Runs `body` in a task and waits for it on this thread, which must not be one of the concurrency pool's.
+func waitFor<T>(_ body: sending @escaping () async throws -> T) throws -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+/// `waitFor` without errors.
+func waitFor<T>(_ body: sending @escaping () async -> T) -> T {
+    try! waitFor { () async throws -> T in await body() }
+}
+
+/// A value handed to a task by a thread that no longer touches it.
+struct HandedOver<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// The result handed from the task to the waiting thread (the semaphore orders the accesses).
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
 }
 
 /// Prints a ParleyError on stderr and turns it into the right exit status; other errors pass through.

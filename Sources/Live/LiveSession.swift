@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import ParleyTime
 import Synchronization
 
@@ -107,6 +108,7 @@ public final class LiveSession: Sendable {
         /// While offline, mic input beyond the short window is dropped (and reported once).
         var offlineDropping = false
         var timerGeneration = 0
+        var timer: Scheduled<Void>?
         var sentMessages = 0
         var closing = false
         /// When the last planned hand-over closed the old connection, to time the gap.
@@ -484,12 +486,13 @@ public final class LiveSession: Sendable {
 
     private func armTimer(core: inout Core) {
         core.timerGeneration += 1
+        core.timer?.cancel()
+        core.timer = nil
         let watchdog = core.machine.liveID == nil ? nil : core.watchdog?.nextDeadline
         guard let deadline = [core.machine.nextDeadline, watchdog].compactMap({ $0 }).min() else { return }
         let generation = core.timerGeneration
-        let delay = max(0, deadline - now)
-        Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 1))
+        // On the network thread's timer wheel, not a task per arming.
+        core.timer = NetworkExecutor.shared.schedule(after: max(0, deadline - now) + 0.001) { [weak self] in
             guard let self, self.core.withLock({ $0.timerGeneration == generation }) else { return }
             self.step(.tick)
         }
@@ -498,28 +501,26 @@ public final class LiveSession: Sendable {
     /// Every 2 s: a resume from suspend or a new default route makes an offline session retry at once (and
     /// replaces a live connection after a suspend, since it most likely died meanwhile).
     private func watchNetwork() {
-        Task { [weak self] in
-            var watch = NetworkWatch()
-            let monotonic = SuspendingClock()
-            let origin = monotonic.now
-            while let s = self, !s.core.withLock({ $0.closing }) {
-                let m = origin.duration(to: monotonic.now)
-                let change = watch.observe(
-                    wall: Date().timeIntervalSince1970,
-                    monotonic: m.inSeconds,
-                    route: NetworkWatch.readDefaultRoute())
-                if let change {
-                    let offline = s.isOffline
-                    if case .resumedFromSuspend = change {
-                        s.logger.info("network watch: \(change); reconnecting at once")
-                        s.step(.retryNow(evenIfLive: true))
-                    } else if offline {
-                        s.logger.info("network watch: \(change); retrying at once")
-                        s.step(.retryNow(evenIfLive: false))
-                    }
-                }
-                try? await Task.sleep(for: .seconds(2))
+        let watch = Mutex(NetworkWatch())
+        let monotonic = SuspendingClock()
+        let origin = monotonic.now
+        NetworkExecutor.shared.repeatEvery(2) { [weak self] in
+            guard let s = self, !s.core.withLock({ $0.closing }) else { return false }
+            let m = origin.duration(to: monotonic.now)
+            let change = watch.withLock {
+                $0.observe(wall: Date().timeIntervalSince1970, monotonic: m.inSeconds, route: NetworkWatch.readDefaultRoute())
             }
+            if let change {
+                let offline = s.isOffline
+                if case .resumedFromSuspend = change {
+                    s.logger.info("network watch: \(change); reconnecting at once")
+                    s.step(.retryNow(evenIfLive: true))
+                } else if offline {
+                    s.logger.info("network watch: \(change); retrying at once")
+                    s.step(.retryNow(evenIfLive: false))
+                }
+            }
+            return true
         }
     }
 

@@ -54,7 +54,8 @@ public struct WebSocketTransport: LiveTransport {
             tls.trustRoots = .file(file)
         }
         let logger = self.logger
-        Task {
+        // On the network thread: frames go between the socket and the session without a hop through the pool.
+        Task(executorPreference: NetworkExecutor.shared) {
             do {
                 let frame = try await WebSocketClient.connect(
                     url: url, configuration: configuration, tlsConfiguration: tls, logger: logger

@@ -38,12 +38,18 @@ final class InteractiveApp {
         self.launchedAt = launchedAt
     }
 
-    /// Runs until the user quits; returns the exit status.
-    func run() async throws -> Int32 {
-        let launch = try await Launch.start(
-            config: config, demo: demo, noAudio: noAudio, resume: resume, paths: paths, events: events, time: time, logger: logger)
+    /// Runs until the user quits, on the calling thread (the process's main thread, not one of the
+    /// concurrency pool's: the loop blocks in `poll`); returns the exit status.
+    func run() throws -> Int32 {
+        let (config, demo, noAudio, resume, paths, events, time, logger) =
+            (config, demo, noAudio, resume, paths, events, time, logger)
+        let launch = try waitFor {
+            try await Launch.start(
+                config: config, demo: demo, noAudio: noAudio, resume: resume, paths: paths, events: events, time: time,
+                logger: logger)
+        }
         var state = launch.initialState(demo: demo, noAudio: noAudio, resume: resume)
-        let pump = Task { [events, session = launch.session] in
+        let pump = Task(executorPreference: NetworkExecutor.shared) { [events, session = launch.session] in
             for await e in session.events { events.post(.live(e)) }
         }
         launch.session.start()
@@ -74,7 +80,9 @@ final class InteractiveApp {
 
         runner.stop()
         pump.cancel()
-        await launch.stop()
+        // The loop is done with `launch`: the task that stops it is its only user from here on.
+        let stopping = HandedOver(launch)
+        waitFor { await stopping.value.stop() }
         launch.store?.close()
         // A transcript that could not be saved whole is a failed run (EX_IOERR).
         return launch.store?.failure == nil ? 0 : 74
