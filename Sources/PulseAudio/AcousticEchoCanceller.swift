@@ -47,6 +47,8 @@ public final class AcousticEchoCanceller: Sendable {
         public var framesProcessed = 0
         /// Near-end frames in which the far end was playing.
         public var framesWithFarEnd = 0
+        /// Near-end frames passed through as captured because nothing had played or was queued for a second.
+        public var framesPassedIdle = 0
         /// CPU time spent in processing (both ends, on the capture thread), in seconds.
         public var processingSeconds: Double = 0
         /// Audio processed, in seconds.
@@ -83,7 +85,13 @@ public final class AcousticEchoCanceller: Sendable {
         var far: [Int16]
         var near: [Int16]
         var nextMetricsFrame = 100
+        /// Frames in a row whose far end was silent with nothing queued to play: past `idleAfterFrames` nothing
+        /// can echo, and frames pass through unprocessed (the filter keeps what it learned).
+        var quietFarFrames = Int.max
     }
+
+    /// One second: longer than any room's echo tail and the delay estimator's window.
+    private static let idleAfterFrames = 100
 
     /// The settings it was created with.
     public let settings: Settings
@@ -186,6 +194,21 @@ public final class AcousticEchoCanceller: Sendable {
                 if n.far.contains(where: { $0 != 0 }) {
                     n.stats.framesWithFarEnd += 1
                     n.stats.framesAdapted += 1
+                    n.quietFarFrames = 0
+                } else if far.withLock({ $0.timeline.count > 0 }) {
+                    // A reply is queued but not heard yet: process from now on, so the canceller is running
+                    // (on silence) when its first echo arrives.
+                    n.quietFarFrames = 0
+                } else if n.quietFarFrames < Int.max {
+                    n.quietFarFrames += 1
+                }
+                if n.quietFarFrames > Self.idleAfterFrames {
+                    // Nothing played or queued for a second: no echo to remove, the mic passes as captured.
+                    n.stats.framesPassedIdle += 1
+                    n.stats.framesProcessed += 1
+                    n.stats.audioSeconds += format.duration(sampleCount: frame)
+                    offset += frame
+                    continue
                 }
                 track(&n, nearFrame: samples[offset..<(offset + frame)])
                 let ok = processFrame(&n, samples: &samples, offset: offset, frame: frame)

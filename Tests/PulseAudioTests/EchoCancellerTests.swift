@@ -26,6 +26,38 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertEqual(canceller.statistics.framesProcessed, 0)
     }
 
+    /// With nothing played or queued for a second the mic passes through untouched (the idle open mic costs no
+    /// processing); a reply queued to play starts the processing before its first sample is heard.
+    func testIdleMicPassesThroughUntilAReplyIsQueued() throws {
+        let canceller = try AcousticEchoCanceller()
+        let chunk = 320  // 20 ms at 16 kHz
+        let tone = Signals.sine(frequency: 300, rate: 16_000, seconds: 3, amplitude: 0.2)
+        var t: UInt64 = 10_000_000_000
+        func feed(_ range: Range<Int>) -> [Int16] {
+            var out: [Int16] = []
+            for k in stride(from: range.lowerBound, to: range.upperBound, by: chunk) {
+                var samples = Array(tone[k..<(k + chunk)])
+                canceller.process(&samples, capturedFrom: t)
+                t += 20_000_000
+                out += samples
+            }
+            return out
+        }
+        XCTAssertEqual(feed(0..<16_000), Array(tone[0..<16_000]), "nothing ever played: passed as captured")
+        XCTAssertEqual(canceller.statistics.framesPassedIdle, 100)
+        // A reply written now is heard 200 ms from now: processing starts at once, on silence.
+        let reply = Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.5, amplitude: 0.3)
+        reply.withUnsafeBufferPointer { canceller.played($0, heardFrom: t + 200_000_000) }
+        _ = feed(16_000..<19_200)  // 200 ms, before the reply is heard
+        XCTAssertEqual(canceller.statistics.framesPassedIdle, 100, "processing while the reply is only queued")
+        _ = feed(19_200..<48_000)  // the reply (0.5 s), then 1.3 s of nothing
+        let stats = canceller.statistics
+        XCTAssertEqual(stats.framesProcessed, 300)
+        XCTAssertGreaterThan(stats.framesWithFarEnd, 45)
+        XCTAssertGreaterThan(stats.framesPassedIdle, 100, "a second after the reply: passing through again")
+        XCTAssertLessThan(stats.framesPassedIdle, 100 + 30)
+    }
+
     /// Numbers, not assertions: `PARLEY_BENCH=1 swift test --filter PulseAudioTests.EchoCancellerTests`.
     func testBenchmarkEchoCancellation() throws {
         guard ProcessInfo.processInfo.environment["PARLEY_BENCH"] == "1" else {
