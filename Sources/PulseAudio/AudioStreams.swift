@@ -47,4 +47,11 @@ public protocol AudioSink: AnyObject, Sendable {
     func levels() -> LevelReading
     /// Stops playback (dropping what is queued) and waits for the thread. Safe to call more than once.
     func close()
+    /// Changes how much the server buffers ahead of the speaker, in milliseconds (the latency floor).
+    func setTargetLatency(milliseconds: Int)
+}
+
+extension AudioSink {
+    /// Sinks without a server buffer ignore it.
+    public func setTargetLatency(milliseconds: Int) {}
 }

@@ -139,6 +139,18 @@ public final class PulsePlayback: AudioSink {
         core.locked { c in c.drain() }
     }
 
+    /// Changes the server's buffer (`tlength`) while open, and for reopened streams: the echo canceller
+    /// wants more than push-to-talk does. Does not block; a no-op if it is already `milliseconds`.
+    public func setTargetLatency(milliseconds: Int) {
+        core.locked { c in c.setTarget(milliseconds: milliseconds) }
+    }
+
+    /// The server buffer asked for now (`tlength`), in milliseconds.
+    public var targetLatencyMilliseconds: Int { core.locked { c in c.targetMilliseconds } }
+
+    /// The server buffer (`tlength`) the server granted, in milliseconds; nil while not connected.
+    public var serverBufferMilliseconds: Int? { core.locked { c in c.grantedMilliseconds } }
+
     /// Blocks until playback is idle (drained or flushed) or `timeout` seconds pass. True if idle.
     public func waitUntilIdle(timeout: Double) -> Bool {
         core.idle.waitUntilIdle(timeout: timeout)
@@ -218,12 +230,15 @@ public final class PulsePlayback: AudioSink {
         private var timer: OpaquePointer?
         private let aheadNanos: UInt64
         private var padding: [Int16] = []
+        /// `tlength` in milliseconds (options, then `setTarget`).
+        private(set) var targetMilliseconds: Int
 
         init(options: Options, onEvent: (@Sendable (AudioEvent) -> Void)?) {
             self.options = options
             self.onEvent = onEvent
             buffer = PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)
             aheadNanos = UInt64(max(options.aheadMilliseconds, options.targetLatencyMilliseconds)) * 1_000_000
+            targetMilliseconds = max(5, options.targetLatencyMilliseconds)
         }
 
         func locked<R>(_ body: (Core) -> R) -> R {
@@ -255,6 +270,7 @@ public final class PulsePlayback: AudioSink {
             link.loop.locked {
                 running = false
                 cancelTimer()
+                cancelRestartTimer()
                 link.close()
                 buffer.removeAll()
                 heard.removeAll()
@@ -394,7 +410,7 @@ public final class PulsePlayback: AudioSink {
             let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
             // Latency counts to the block's last sample. Until the server's timing is known again (after a
             // flush or at the start) the block follows what was written before it, or the target latency.
-            let target = UInt64(max(5, options.targetLatencyMilliseconds)) * 1_000_000
+            let target = UInt64(targetMilliseconds) * 1_000_000
             let heardEnd = queuedNanos(s).map { written + $0 } ?? max(written + target, heardUntil) + duration
             heardUntil = heardEnd
             let latency = heardEnd - written
@@ -419,6 +435,7 @@ public final class PulsePlayback: AudioSink {
             if options.recordTimings, let at = flushRequestedAt { stats.flushNanos.append(done - at) }
             flushRequestedAt = nil
             if buffer.isEmpty { idle.set(idle: true) }
+            restartIfWanted()
         }
 
         private func drained(_ success: Bool) {
@@ -434,6 +451,7 @@ public final class PulsePlayback: AudioSink {
             playing = false
             idle.set(idle: true)
             onEvent?(.playbackFinished)
+            restartIfWanted()
         }
 
         private func underflow() {
@@ -464,14 +482,7 @@ public final class PulsePlayback: AudioSink {
         // MARK: - PulseStreamRole
 
         func connect(_ stream: OpaquePointer, device: String?) -> Int32 {
-            let f = options.format
-            let target = max(5, options.targetLatencyMilliseconds)
-            let prebuf = min(target, options.prebufferMilliseconds ?? options.writeMilliseconds)
-            var attr = pa_buffer_attr(maxlength: serverDefault,
-                                      tlength: bytes(milliseconds: target, format: f),
-                                      prebuf: bytes(milliseconds: max(1, prebuf), format: f),
-                                      minreq: bytes(milliseconds: min(options.writeMilliseconds, target), format: f),
-                                      fragsize: serverDefault)
+            var attr = bufferAttributes()
             pa_stream_set_underflow_callback(stream, { _, userdata in
                 guard let userdata else { return }
                 Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().underflow()
@@ -480,6 +491,63 @@ public final class PulsePlayback: AudioSink {
                 | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
             if device != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }  // gone means gone: reopen on the default
             return pa_stream_connect_playback(stream, device, &attr, pa_stream_flags_t(flags), nil, nil)
+        }
+
+        private func bufferAttributes() -> pa_buffer_attr {
+            let f = options.format
+            let target = targetMilliseconds
+            let prebuf = min(target, options.prebufferMilliseconds ?? options.writeMilliseconds)
+            return pa_buffer_attr(maxlength: serverDefault,
+                                  tlength: bytes(milliseconds: target, format: f),
+                                  prebuf: bytes(milliseconds: max(1, prebuf), format: f),
+                                  minreq: bytes(milliseconds: min(options.writeMilliseconds, target), format: f),
+                                  fragsize: serverDefault)
+        }
+
+        var grantedMilliseconds: Int? {
+            guard let s = readyStream, let attr = pa_stream_get_buffer_attr(s) else { return nil }
+            return Int((options.format.duration(sampleCount: Int(attr.pointee.tlength) / 2) * 1000).rounded())
+        }
+
+        /// The buffer changed while audio was playing: restart the stream once playback is idle.
+        private var restartWhenIdle = false
+
+        func setTarget(milliseconds: Int) {
+            let target = max(5, milliseconds)
+            guard target != targetMilliseconds else { return }
+            targetMilliseconds = target
+            // `pa_stream_set_buffer_attr` is honoured differently from a connect (PulseAudio grants 40 ms of an
+            // 80 ms request on an open stream, 50 at connect): a new stream gets what a fresh start would.
+            restartWhenIdle = true
+            restartIfWanted()
+        }
+
+        private var isIdle: Bool { buffer.isEmpty && !playing && drainGeneration == nil && !drainRequested }
+
+        private var restartTimer: OpaquePointer?
+
+        /// Restarts the stream for a changed buffer a quarter second after playback went idle: a drain
+        /// completes when the server has taken the last sample, not when the sink has played it, and
+        /// disconnecting at once cuts the reply's last ~10 ms.
+        private func restartIfWanted() {
+            guard restartWhenIdle, isIdle, restartTimer == nil, let api = link?.loop.api else { return }
+            var tv = timeval()
+            pa_gettimeofday(&tv)
+            pa_timeval_add(&tv, 250_000)
+            restartTimer = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+                guard let userdata else { return }
+                let core = Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue()
+                core.cancelRestartTimer()
+                guard core.restartWhenIdle, core.isIdle else { return }  // a reply came first: after it, then
+                core.restartWhenIdle = false
+                core.link?.restart()
+            }, userdata)
+        }
+
+        private func cancelRestartTimer() {
+            guard let t = restartTimer, let api = link?.loop.api else { return }
+            api.pointee.time_free(t)
+            restartTimer = nil
         }
 
         func ready(_ stream: OpaquePointer) {

@@ -33,6 +33,8 @@ final class PulseStream: PulseLoopClient {
     /// While `open` waits: it reports the outcome itself.
     private var opening = false
     private var reopening = false
+    /// A `restart()` in progress: ready again is not news.
+    private var restarting = false
     private var reopenFailureReported = false
     private var retry: OpaquePointer?
 
@@ -93,6 +95,20 @@ final class PulseStream: PulseLoopClient {
         }
     }
 
+    /// Connects a new `pa_stream` on the same device in place of this one, quietly (loop locked): for settings
+    /// the server only honours in full at connect time (the playback buffer). A failure is a loss as usual.
+    func restart() {
+        guard !closed, stream != nil, !reopening else { return }
+        release()
+        role.gone()
+        restarting = true
+        if make(device: device) == nil {
+            restarting = false
+            lose(.streamOpenFailed(device: device, kind: kind, reason: "the sound server is not there"))
+            reopen()
+        }
+    }
+
     /// A new `pa_stream` on `device`, connected (not yet ready); nil if the server is not there.
     private func make(device: String?) -> OpaquePointer? {
         guard let ctx = loop.liveContext, let s = pa_stream_new(ctx, name, &spec, nil) else { return nil }
@@ -127,6 +143,9 @@ final class PulseStream: PulseLoopClient {
         loop.signal()
         guard s == stream, !closed, !opening else { return }
         switch pa_stream_get_state(s) {
+        case PA_STREAM_READY where restarting:
+            restarting = false
+            role.ready(s)
         case PA_STREAM_READY where reopening:
             reopening = false
             reopenFailureReported = false
@@ -137,6 +156,7 @@ final class PulseStream: PulseLoopClient {
             let ctx = pa_stream_get_context(s)
             guard pa_context_get_state(ctx) == PA_CONTEXT_READY else { return }  // the loop tells us
             let code = pa_context_errno(ctx)
+            restarting = false
             if reopening {
                 release()
                 reopenFailed(.streamOpenFailed(device: nil, kind: kind, reason: PulseContext.errorString(code)))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ParleyTesting
 import XCTest
 @testable import PulseAudio
 
@@ -284,6 +285,45 @@ final class PulseDaemonTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(lost[nil] ?? 300, 1.5, "with the server's padding the whole reply is heard")
         if !pipeWire { XCTAssertLessThanOrEqual(lost[0] ?? 300, 1.5, "PulseAudio needs no padding") }
+    }
+
+    /// Push-to-talk plays from a 20 ms server buffer; the echo canceller's open mic wants 80 ms. A change takes
+    /// effect as a fresh stream with the new buffer, at once when idle, after the reply when one is playing
+    /// (it plays out whole, on the buffer it started with).
+    func testTheServerBufferFollowsTheTalkMode() throws {
+        let server = try testPulseServer()
+        let loop = try Loopback(server: server)
+        defer { loop.close() }
+        // Servers grant their own figures; a stream opened with 80 ms says what the server makes of 80.
+        let small = try XCTUnwrap(loop.playback.serverBufferMilliseconds)
+        let opened80 = try Loopback(server: server, targetLatencyMilliseconds: 80)
+        let large = try XCTUnwrap(opened80.playback.serverBufferMilliseconds)
+        opened80.close()
+        XCTAssertGreaterThan(large, small)
+
+        // A reply after a pause (see `testToneComesBackOnTheMonitorAtTheRightFrequencyAndLevel`).
+        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
+        let start = MonotonicClock.now()
+        loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5))
+        loop.playback.setTargetLatency(milliseconds: 80)
+        XCTAssertEqual(loop.playback.targetLatencyMilliseconds, 80)
+        XCTAssertEqual(loop.playback.serverBufferMilliseconds, small, "not while the reply plays")
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+        eventually(timeout: 5, "the new stream's \(large) ms") { loop.playback.serverBufferMilliseconds == large }
+        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+        let t = loop.timeline(from: start)
+        let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
+        XCTAssertEqual(Double(span.count) / 16_000, 1.0, accuracy: 0.01, "the reply played whole")
+        XCTAssertEqual(loop.playback.stats.underruns, 0)
+
+        loop.playback.setTargetLatency(milliseconds: 20)
+        eventually(timeout: 5, "back to \(small) ms soon when idle") { loop.playback.serverBufferMilliseconds == small }
+        XCTAssertTrue(loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.2, amplitude: 0.5)))
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10), "plays on the new stream")
+        XCTAssertEqual(loop.playback.stats.reopens, 0, "a restart is not a device change")
+        print("server buffer granted for 20 and 80 ms: \(small), \(large) ms")
     }
 
     func testPlaybackMeterFollowsWhatIsHeard() throws {

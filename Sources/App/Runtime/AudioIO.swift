@@ -13,6 +13,8 @@ final class AudioIO: Sendable {
     /// parley's own echo canceller (WebRTC), between playback and capture; nil if not wanted or unavailable.
     let canceller: AcousticEchoCanceller?
     private let echoMode: EchoCancelMode
+    /// The configured playback buffer (`playback_buffer_ms`).
+    private let playbackBufferMs: Int
     private let state: Mutex<Shared>
     private let events: EventQueue
 
@@ -35,6 +37,13 @@ final class AudioIO: Sendable {
 
     /// The least playback buffer (`tlength`) the echo canceller works with.
     static let cancellerPlaybackBufferMs = 80
+
+    /// The server buffer for playback: the configured one, and at least 80 ms while WebRTC's canceller
+    /// works (open mic on speakers): it loses the echo with a 20 ms sink (EchoEndToEndTests). Push-to-talk
+    /// and headphones keep the configured 20 ms, changed as the talk mode changes.
+    static func playbackBuffer(_ configured: Int, cancelling: Bool) -> Int {
+        cancelling ? max(configured, cancellerPlaybackBufferMs) : configured
+    }
 
     /// What could not be opened, in words for the banner; nil when sound works.
     let problem: String?
@@ -72,8 +81,7 @@ final class AudioIO: Sendable {
                     logger("echo canceller unavailable, half-duplex gating instead: \(error)")
                 }
             }
-            // WebRTC's canceller loses the echo with a 20 ms sink (EchoEndToEndTests): it gets 80 ms or more.
-            let buffer = canceller != nil ? max(config.playbackBufferMs, Self.cancellerPlaybackBufferMs) : config.playbackBufferMs
+            let buffer = Self.playbackBuffer(config.playbackBufferMs, cancelling: canceller?.isActive ?? false)
             var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: buffer)
             po.echoCanceller = canceller
             po.onStartHeard = { ns in events.post(.replyAudible(at: Double(ns) / 1e9)) }
@@ -95,6 +103,7 @@ final class AudioIO: Sendable {
         echoCanceller = ec
         self.canceller = capture == nil ? nil : canceller
         echoMode = config.echoCancel
+        playbackBufferMs = config.playbackBufferMs
         self.problem = problem
         let protection = config.echoCancel.protection(openMic: true, hasCanceller: self.canceller != nil,
                                                       moduleMethod: ec?.method)
@@ -164,6 +173,7 @@ final class AudioIO: Sendable {
             // The protection follows the talk mode: in open mic the canceller (or the gate) guards the mic.
             let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoCanceller?.method)
             canceller?.isActive = echoMode.cancellerActive(openMic: openMic)
+            playback?.setTargetLatency(milliseconds: Self.playbackBuffer(playbackBufferMs, cancelling: canceller?.isActive ?? false))
             state.withLock {
                 $0.halfDuplexOn = openMic
                 $0.halfDuplex.protection = protection
