@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import Logging
 import Synchronization
 
@@ -38,7 +39,7 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = ISO8601DateFormatter().string(from: Date())
+        let time = Timestamp.iso8601UTC(secondsSince1970: Date().timeIntervalSince1970)
         sink.write("\(time) \(event.level) \(label): \(event.message)\(meta)\n")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,14 +34,12 @@ final class TranscriptStore {
             throw ParleyError.file(path: directory, problem: "cannot create the transcript directory (\(Self.reason(error)))")
         }
         self.clock = clock
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "yyyy-MM-dd'T'HH-mm-ss"
-        var name = "session-\(f.string(from: clock()))"
+        let stamp = Timestamp.localFileStamp(secondsSince1970: clock().timeIntervalSince1970)
+        var name = "session-\(stamp)"
         var n = 1
         while FileManager.default.fileExists(atPath: "\(directory)/\(name).jsonl") {
             n += 1
-            name = "session-\(f.string(from: clock()))-\(n)"
+            name = "session-\(stamp)-\(n)"
         }
         path = "\(directory)/\(name).jsonl"
         let opened = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
@@ -64,7 +63,7 @@ final class TranscriptStore {
     func append(_ record: TranscriptRecord) {
         guard failure == nil, !closed else { return }
         var r = record
-        r.time = ISO8601DateFormatter().string(from: clock())
+        r.time = Timestamp.iso8601UTC(secondsSince1970: clock().timeIntervalSince1970)
         guard var data = try? encoder.encode(r) else { return }
         data.append(0x0A)
         let ok = data.withUnsafeBytes { buf -> Bool in
