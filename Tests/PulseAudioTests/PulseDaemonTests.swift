@@ -361,6 +361,54 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 5), "a flush leaves playback idle")
     }
 
+    /// Barge-in then the next reply, 20 times: a 1 kHz reply is flushed mid-word and a 440 Hz one written at
+    /// once. On the monitor the old reply stops and the new one starts; a click would be a short burst of sound
+    /// on its own between them (last round: 2 of 30 flushed replies played a ~1 ms decaying click).
+    func testAReplyAfterAFlushStartsWithoutAClick() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        var clicks: [Double] = []
+        var gaps: [Double] = []
+        var dropouts = 0
+        for k in 0..<20 {
+            XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+            let start = MonotonicClock.now()
+            loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5))
+            // Flush 150–340 ms in, a different point of the waveform each time.
+            XCTAssertTrue(loop.waitCaptured(past: start, seconds: 0.15 + Double(k) * 0.01))
+            let flushAt = MonotonicClock.now()
+            loop.playback.flush()
+            loop.playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 0.3, amplitude: 0.5))
+            loop.playback.drain()
+            XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+            XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+            let t = loop.timeline(from: start)
+            // Runs of sound at least 2 ms apart, from the flush on.
+            var runs: [ClosedRange<Int>] = []
+            var quiet = 0
+            for i in t.index(at: flushAt - 20_000_000)..<t.samples.count {
+                if t.isLoud(i) {
+                    if let last = runs.last, quiet < 32 { runs[runs.count - 1] = last.lowerBound...i } else { runs.append(i...i) }
+                    quiet = 0
+                } else {
+                    quiet += 1
+                }
+            }
+            // The old reply's tail (the flush takes 12–20 ms to reach the speaker), then the new reply, which
+            // may follow at once. A click is a short burst on its own after the tail.
+            let new = try XCTUnwrap(runs.last, "the new reply played")
+            XCTAssertLessThanOrEqual(Double(new.count) / 16, 300 + 60, "the old reply stopped")
+            for run in runs.dropFirst() where run.count < 16 * 20 { clicks.append(Double(run.count) / 16) }
+            let long = runs.dropFirst().filter { $0.count >= 16 * 20 }
+            if long.count > 1 { dropouts += long.count - 1 }
+            gaps.append(runs.count >= 2 ? Double(runs[1].lowerBound - runs[0].upperBound) / 16 : 0)
+        }
+        print("flush then a new reply, 20 times: clicks \(clicks.map { String(format: "%.1f ms", $0) }), "
+              + "silence between the replies \(gaps.map { String(format: "%.0f", $0) }) ms, "
+              + "gaps of 2 ms or more inside a new reply: \(dropouts)")
+        XCTAssertEqual(clicks, [], "no burst of sound between a flushed reply and the next")
+    }
+
     func testBurstyInputPlaysGapFreeWithoutUnderruns() throws {
         let loop = try Loopback(server: try testPulseServer())
         defer { loop.close() }
