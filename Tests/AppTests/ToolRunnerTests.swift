@@ -92,6 +92,23 @@ final class ShellToolTests: XCTestCase {
         XCTAssertEqual(r.output, "y\ny\n")
     }
 
+    /// A command sees its stdin, stdout and stderr and nothing of parley's: not a listening socket, a
+    /// connection or a pipe opened without close-on-exec.
+    func testCommandsInheritNoDescriptorOfParleys() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)  // no SOCK_CLOEXEC, as some libraries do
+        XCTAssertGreaterThan(listener, 2)
+        var pipeFDs: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&pipeFDs), 0)
+        defer { for fd in [listener] + pipeFDs { close(fd) } }
+        // `ls` lists its own directory descriptor too; the shell's `exec` keeps it the only extra one.
+        let r = await ShellTool().run("exec ls /proc/self/fd")
+        let fds = r.output.split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertEqual(fds.filter { $0 <= 2 }, [0, 1, 2])
+        XCTAssertLessThanOrEqual(fds.filter { $0 > 2 }.count, 1, "only ls's own directory: \(fds)")
+        // ls's directory is the lowest free number, 3, in a child that inherited nothing.
+        for fd in [listener] + pipeFDs where fd != 3 { XCTAssertFalse(fds.contains(fd), "descriptor \(fd) leaked") }
+    }
+
     func testCapsOutput() async {
         var tool = ShellTool()
         tool.maxOutputBytes = 1000
