@@ -96,6 +96,24 @@ final class PulseLoop: @unchecked Sendable {
     /// The loop's API, for timers (loop locked).
     var api: UnsafeMutablePointer<pa_mainloop_api>? { pa_threaded_mainloop_get_api(mainloop) }
 
+    /// A one-shot timer on the loop, `microseconds` from now (loop locked); `callback` gets `userdata`.
+    /// Free it with `freeTimer` (also once it has fired).
+    func addTimer(after microseconds: pa_usec_t, userdata: UnsafeMutableRawPointer,
+                  _ callback: pa_time_event_cb_t) -> OpaquePointer? {
+        guard let api else { return nil }
+        var tv = timeval()
+        pa_gettimeofday(&tv)
+        pa_timeval_add(&tv, microseconds)
+        return api.pointee.time_new(api, &tv, callback, userdata)
+    }
+
+    /// Frees a timer from `addTimer` and clears `timer` (loop locked); nothing if it is nil.
+    func freeTimer(_ timer: inout OpaquePointer?) {
+        guard let t = timer, let api else { return }
+        api.pointee.time_free(t)
+        timer = nil
+    }
+
     /// The context, when connected (loop locked).
     var liveContext: OpaquePointer? { ready ? context : nil }
 
@@ -225,21 +243,14 @@ final class PulseLoop: @unchecked Sendable {
     }
 
     private func scheduleReconnect() {
-        guard retry == nil, !stopping, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
-        var tv = timeval()
-        pa_gettimeofday(&tv)
-        pa_timeval_add(&tv, 1_000_000)
-        retry = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+        guard retry == nil, !stopping else { return }
+        retry = addTimer(after: 1_000_000, userdata: userdata) { _, _, _, userdata in
             guard let userdata else { return }
             Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue().reconnect()
-        }, userdata)
+        }
     }
 
-    private func cancelRetry() {
-        guard let e = retry, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
-        api.pointee.time_free(e)
-        retry = nil
-    }
+    private func cancelRetry() { freeTimer(&retry) }
 
     /// A retry: a fresh context; its state callback reports how it went.
     private func reconnect() {

@@ -460,24 +460,17 @@ public final class PulsePlayback: AudioSink {
         }
 
         private func armTimer() {
-            guard timer == nil, let api = link?.loop.api else { return }
-            var tv = timeval()
-            pa_gettimeofday(&tv)
-            pa_timeval_add(&tv, pa_usec_t(aheadNanos / 4_000))
-            timer = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+            guard timer == nil, let loop = link?.loop else { return }
+            timer = loop.addTimer(after: pa_usec_t(aheadNanos / 4_000), userdata: userdata) { _, _, _, userdata in
                 guard let userdata else { return }
                 let core = Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue()
                 core.cancelTimer()
                 core.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
                 core.pump()
-            }, userdata)
+            }
         }
 
-        private func cancelTimer() {
-            guard let t = timer, let api = link?.loop.api else { return }
-            api.pointee.time_free(t)
-            timer = nil
-        }
+        private func cancelTimer() { link?.loop.freeTimer(&timer) }
 
         // MARK: - PulseStreamRole
 
@@ -530,25 +523,18 @@ public final class PulsePlayback: AudioSink {
         /// completes when the server has taken the last sample, not when the sink has played it, and
         /// disconnecting at once cuts the reply's last ~10 ms.
         private func restartIfWanted() {
-            guard restartWhenIdle, isIdle, restartTimer == nil, let api = link?.loop.api else { return }
-            var tv = timeval()
-            pa_gettimeofday(&tv)
-            pa_timeval_add(&tv, 250_000)
-            restartTimer = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+            guard restartWhenIdle, isIdle, restartTimer == nil, let loop = link?.loop else { return }
+            restartTimer = loop.addTimer(after: 250_000, userdata: userdata) { _, _, _, userdata in
                 guard let userdata else { return }
                 let core = Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue()
                 core.cancelRestartTimer()
                 guard core.restartWhenIdle, core.isIdle else { return }  // a reply came first: after it, then
                 core.restartWhenIdle = false
                 core.link?.restart()
-            }, userdata)
+            }
         }
 
-        private func cancelRestartTimer() {
-            guard let t = restartTimer, let api = link?.loop.api else { return }
-            api.pointee.time_free(t)
-            restartTimer = nil
-        }
+        private func cancelRestartTimer() { link?.loop.freeTimer(&restartTimer) }
 
         func ready(_ stream: OpaquePointer) {
             let pad = options.restartPaddingMilliseconds

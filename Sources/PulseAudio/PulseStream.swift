@@ -197,21 +197,14 @@ final class PulseStream: PulseLoopClient {
             onEvent?(.reopenFailed(kind: kind, error: error))
         }
         // The server may be back by itself (the loop then calls `contextReady`); a device may come back.
-        guard loop.liveContext != nil, retry == nil, let api = loop.api else { return }
-        var tv = timeval()
-        pa_gettimeofday(&tv)
-        pa_timeval_add(&tv, 1_000_000)
-        retry = api.pointee.time_new(api, &tv, { _, _, _, userdata in
+        guard loop.liveContext != nil, retry == nil else { return }
+        retry = loop.addTimer(after: 1_000_000, userdata: userdata) { _, _, _, userdata in
             guard let userdata else { return }
             Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue().reopen()
-        }, userdata)
+        }
     }
 
-    private func cancelRetry() {
-        guard let e = retry, let api = loop.api else { return }
-        api.pointee.time_free(e)
-        retry = nil
-    }
+    private func cancelRetry() { loop.freeTimer(&retry) }
 
     // MARK: - PulseLoopClient
 
