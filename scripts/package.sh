@@ -66,7 +66,10 @@ if [[ ! -f $generated ]] || ! grep -qxF "$line" "$generated"; then  # rewritten 
     mkdir -p "$(dirname "$generated")"
     printf '// Written by scripts/package.sh (git ignores it): the version `parley --version` prints.\n%s\n' "$line" > "$generated"
 fi
-build=(swift build -c release --scratch-path .build-release --static-swift-stdlib -Xswiftc -DPARLEY_PACKAGED)
+# lld with packed relative relocations (DT_RELR, glibc 2.36: Debian 12, Ubuntu 24.04): the position-independent
+# binary's 2.7 MB of relocation records, all read at every start, become 44 KB (1 MB less resident).
+build=(swift build -c release --scratch-path .build-release --static-swift-stdlib -Xswiftc -DPARLEY_PACKAGED
+    -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 echo "package.sh: building parley $version (release, Swift runtime linked in); the first build takes a while" >&2
 # Progress lines go, and the one warning the linker prints about the toolchain's own static Foundation
 # (createTemporaryFile's mktemp), which parley's code cannot change.
