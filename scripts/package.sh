@@ -155,6 +155,13 @@ if ! shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/$deb/usr/bin/parley"
 fi
 depends=${shlibs#shlibs:Depends=}
 [[ -n $depends && $depends != "$shlibs" ]] || die "dpkg-shlibdeps printed no Depends: $shlibs"
+# Packed relative relocations need the loader of glibc 2.36, which dpkg-shlibdeps does not count.
+if readelf -V "$deb/usr/bin/parley" | grep -q GLIBC_ABI_DT_RELR; then
+    libc=$(sed -nE 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p' <<< "$depends")
+    if [[ -z $libc ]] || dpkg --compare-versions "$libc" lt 2.36; then
+        depends=$(sed -E 's/libc6( \(>= [0-9.]+\))?/libc6 (>= 2.36)/' <<< "$depends")
+    fi
+fi
 (cd "$deb" && find usr -type f -exec md5sum {} + | sort -k 2) > "$deb/DEBIAN/md5sums"
 cat > "$deb/DEBIAN/control" <<EOF
 Package: parley
