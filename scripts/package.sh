@@ -115,23 +115,40 @@ dep5_text() { sed -e 's/[[:space:]]*$//' -e 's/^$/./' -e 's/^/ /'; }  # a licens
     echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
     echo "Upstream-Name: parley"
     echo "Comment: /usr/bin/parley is one binary with the Swift runtime, Foundation and the Swift packages below"
-    echo " linked in. The C libraries it loads (ncursesw, libpulse, webrtc-audio-processing, the C and C++"
+    echo " linked in. The C libraries it loads (ncursesw, libpulse, webrtc-audio-processing, libcurl, the C and C++"
     echo " runtimes) come from their own Debian packages."
     echo
     echo "Files: *"
     echo "Copyright: the parley authors"
     echo "License: see the parley repository"
-    for lic in /opt/swift/usr/share/swift/LICENSE.txt .build-release/checkouts/*/LICENSE*; do
-        [[ -f $lic ]] || continue
-        case $lic in
-        /opt/swift/*) name="the Swift runtime, standard library and Foundation ($(swift --version 2>/dev/null | head -n 1))" ;;
-        *) dir=${lic%/*}; name="${dir##*/} (${lic##*/})" ;;
-        esac
-        echo
-        echo "Files: linked into /usr/bin/parley: $name"
-        echo "Copyright: its authors, as the license text below says"
-        if grep -q "Apache License" "$lic"; then echo "License: Apache-2.0"; elif grep -qi "MIT License\|Permission is hereby granted" "$lic"; then echo "License: MIT"; else echo "License: other"; fi
-        dep5_text < "$lic"
+    echo
+    echo "Files: usr/bin/parley"
+    echo "Comment: the Swift runtime, standard library and Foundation, linked in"
+    echo " ($(swift --version 2>/dev/null | head -n 1))"
+    echo "Copyright: Apple Inc. and the Swift project authors"
+    echo "License: Apache-2.0 with Runtime Library Exception"
+    dep5_text < /opt/swift/usr/share/swift/LICENSE.txt
+    echo
+    echo "Files: usr/bin/parley"
+    echo "Comment: ICU (in Foundation's internationalization, linked in with its data)"
+    echo "Copyright: Unicode, Inc. and others"
+    echo "License: Unicode-3.0"
+    echo " See https://www.unicode.org/license.txt"
+    # The Swift packages parley resolves; each is linked in where parley's build uses it.
+    for dir in .build-release/checkouts/*/; do
+        dir=${dir%/}
+        for lic in "$dir"/LICENSE* "$dir"/NOTICE*; do
+            [[ -f $lic ]] || continue
+            echo
+            echo "Files: usr/bin/parley"
+            echo "Comment: the Swift package ${dir##*/} (${lic##*/}), linked in where parley uses it"
+            echo "Copyright: its authors, as the text below says"
+            case $lic in
+            */NOTICE*) echo "License: notice" ;;
+            *) if grep -q "Apache License" "$lic"; then echo "License: Apache-2.0"; elif grep -q "Permission is hereby granted" "$lic"; then echo "License: MIT"; else echo "License: other"; fi ;;
+            esac
+            dep5_text < "$lic"
+        done
     done
 } > "$work/copyright"
 install -D -m 644 "$work/copyright" "$tree/share/doc/parley/copyright"
