@@ -64,6 +64,8 @@ struct AppState: Sendable {
         ui.header = HeaderModel(
             model: config.model, voice: config.voice, connection: .connecting,
             pushToTalk: Self.pttDisplay(mode: config.mode, kitty: kitty), demo: demo)
+        // With a budget the cost is shown from the start.
+        if config.budget != nil { ui.header.cost = usage.total.short }
     }
 
     var mode: Config.Mode { talk.mode }

@@ -59,7 +59,11 @@ extension Reducer {
             s.usage.extendBudget()
             s.ui.status = nil
             fx += system(&s, "going on: the next stop is at \(Cost.dollars(s.usage.budget?.allowance ?? 0))")
-            if s.talk.mode == .open, s.talk.isMuted { s.talk.mic = .closed }
+            if s.talk.mode == .open, s.talk.isMuted {
+                // The budget muted it: the pending end of the audio stream goes out first.
+                fx += s.talk.settleClosing()
+                s.talk.mic = .closed
+            }
             fx += openMicIfWanted(&s)
         } else {
             s.ui.status = "budget reached: the mic and typed messages wait (Space or Enter asks again)"
