@@ -172,3 +172,57 @@ final class UsageAppTests: XCTestCase {
         XCTAssertTrue(md.contains("| **total** | 575 | 360 / 240 / 0 | 100 | 120 | 51 | 846 |"), md)
     }
 }
+
+/// `[usage] budget`, `[prices."MODEL"]` and `--budget`: read, checked, printed.
+final class UsageConfigTests: XCTestCase {
+    func testPricesAndTheBudgetAreReadCheckedAndPrinted() throws {
+        var c = Config()
+        try c.apply(toml: """
+            [usage]
+            budget = 0.5
+
+            [prices."gemini-3.8-live"]
+            input_audio = 3
+            output_audio = 12.5
+            backend = "vertex"
+            source = "invoice 2026-11"
+            """, file: "c.toml")
+        XCTAssertEqual(c.budget, 0.5)
+        let vertex = c.priceTable.prices(model: "gemini-3.8-live", backend: .vertex)
+        XCTAssertEqual(vertex[.output(.audio)]?.usdPerMillion, 12.5)
+        XCTAssertEqual(vertex[.input(.audio)]?.source, "invoice 2026-11")
+        XCTAssertNil(c.priceTable.prices(model: "gemini-3.8-live", backend: .aiStudio)[.input(.audio)], "only the backend named")
+        XCTAssertTrue(c.printed.contains("[prices.\"gemini-3.8-live\"]\nbackend = \"vertex\"\ninput_audio = 3.0\noutput_audio = 12.5"), c.printed)
+        XCTAssertTrue(c.printed.contains("[usage]\nbudget = 0.5"), c.printed)
+        var again = Config()
+        try again.apply(toml: c.printed, file: "printed.toml")
+        XCTAssertEqual(again.priceTable, c.priceTable, "the printed config reads back the same")
+    }
+
+    func testBadPricesAndBudgetsNameTheKey() {
+        for (toml, key) in [
+            ("[usage]\nbudget = -1\n", "usage.budget"),
+            ("[usage]\nlimit = 1\n", "usage.limit"),
+            ("[prices.\"m\"]\ninput_smell = 1\n", "prices.\"m\".input_smell"),
+            ("[prices.\"m\"]\ninput_text = \"cheap\"\n", "prices.\"m\".input_text"),
+            ("[prices.\"m\"]\nbackend = \"azure\"\n", "prices.\"m\".backend"),
+        ] {
+            var c = Config()
+            XCTAssertThrowsError(try c.apply(toml: toml, file: "c.toml"), toml) { e in
+                guard case .config(_, _, let k, _)? = e as? ParleyError else { return XCTFail("\(e)") }
+                XCTAssertEqual(k, key, toml)
+            }
+        }
+    }
+
+    func testTheBudgetFlagOverridesTheConfigAndMustBePositive() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-budget-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "[usage]\nbudget = 2\n".write(toFile: dir + "/c.toml", atomically: true, encoding: .utf8)
+        let options = try CommonOptions.parse(["--config", dir + "/c.toml", "--budget", "0.25"])
+        XCTAssertEqual(try options.resolve().budget, 0.25)
+        XCTAssertEqual(try CommonOptions.parse(["--config", dir + "/c.toml"]).resolve().budget, 2)
+        XCTAssertThrowsError(try CommonOptions.parse(["--budget", "0"]))
+    }
+}
