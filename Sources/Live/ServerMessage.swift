@@ -266,11 +266,14 @@ extension KeyedDecodingContainer where Key == UsageKey {
         return nil
     }
 
-    /// A count, also when sent as a string (int64 in proto JSON) or as a whole float; never negative.
+    /// A count, also when sent as a string (int64 in proto JSON) or as a whole float. Counts are int32 on the
+    /// wire: one outside 0…Int32.max (a broken or hostile frame, an edited transcript) reads as absent, so no
+    /// sum parley keeps can overflow and nothing is negative.
     func lenientInt(_ name: String) -> Int? {
-        if let i = lenient(Int.self, name) { return Swift.max(0, i) }
-        if let s = lenient(String.self, name), let i = Int(s) { return Swift.max(0, i) }
-        if let d = lenient(Double.self, name), d.isFinite, d >= 0, d < 1e15 { return Int(d) }
+        func plausible(_ i: Int) -> Int? { (0...Int(Int32.max)).contains(i) ? i : nil }
+        if let i = lenient(Int.self, name) { return plausible(i) }
+        if let s = lenient(String.self, name), let i = Int(s) { return plausible(i) }
+        if let d = lenient(Double.self, name), d.isFinite, d >= 0, d <= Double(Int32.max), d == d.rounded() { return Int(d) }
         return nil
     }
 }

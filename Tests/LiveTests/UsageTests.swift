@@ -57,13 +57,15 @@ final class UsageTests: XCTestCase {
     }
 
     func testNonsenseIsNeverNegativeAndNeverFatal() throws {
-        let u = try decode(#"{"promptTokenCount": -5, "cachedContentTokenCount": 900, "totalTokenCount": "x", "promptTokensDetails": [{"modality": "AUDIO", "tokenCount": 50}]}"#)
+        let u = try decode(#"{"promptTokenCount": 10, "cachedContentTokenCount": 900, "totalTokenCount": "x", "thoughtsTokenCount": -5, "responseTokenCount": 9223372036854775807, "promptTokensDetails": [{"modality": "AUDIO", "tokenCount": 50}]}"#)
         let t = TurnUsage(u)
-        XCTAssertEqual(t.prompt, 0)
+        XCTAssertEqual(t.prompt, 10)
+        XCTAssertNil(t.thoughts, "a negative count is not a count")
+        XCTAssertNil(t.response, "beyond int32: absent, so no sum can overflow")
         XCTAssertEqual(t.billedInput, 0, "more cached than prompt bills nothing, not a negative amount")
-        XCTAssertEqual(t.unattributedPrompt, 0)
+        XCTAssertEqual(t.unattributedPrompt, 0, "details beyond the total: no negative gap")
         XCTAssertNil(t.reportedTotal, "a total of the wrong type is unknown")
-        XCTAssertEqual(t.total, 0)
+        XCTAssertEqual(t.total, 10)
     }
 
     func testMissingUsageIsUnknownNotZero() throws {
