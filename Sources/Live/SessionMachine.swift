@@ -392,6 +392,7 @@ public struct SessionMachine: Sendable {
         case .live:
             if let id = connection.liveID { write(message, to: id) }
         case .waiting(var w):
+            wire = .closed  // for the moment, so the held array has one owner and grows in place
             let dropped = hold(message, in: &w)
             wire = .waiting(w)
             if dropped > 0 { out.append(.emit(.heldAudioDropped(bytes: dropped))) }
