@@ -220,7 +220,7 @@ public final class LiveSession: Sendable {
                     later.append(.log(.error, "cannot encode \(message.kind): \(error)"))
                 }
             case .close(let id, let code, let reason):
-                core.connections.removeValue(forKey: id)?.close(code: code, reason: reason)
+                core.connections.removeValue(forKey: id)?.close(code: code, reason: reason.rawValue)
             case .setTimer(let deadline):
                 arm(deadline, core: &core)
             case .cancelTimer:

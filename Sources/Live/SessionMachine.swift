@@ -65,7 +65,7 @@ public struct SessionMachine: Sendable {
         /// Open a transport with this id (the URL and headers are the shell's to find).
         case open(connection: Int)
         case send(ClientMessage, connection: Int)
-        case close(connection: Int, code: Int, reason: String)
+        case close(connection: Int, code: Int, reason: ConnectionMachine.ClientClose)
         /// Feed `.timerFired` at this time (replacing any timer set before).
         case setTimer(at: Double)
         case cancelTimer
@@ -322,7 +322,7 @@ public struct SessionMachine: Sendable {
                 }
                 if open.contains(id) { goLive(id, resumed: resumed) }
             case .closeTransport(let id, let code, let reason):
-                leaveLive(handover: reason == "hand-over")
+                leaveLive(handover: reason == .handover)
                 open.remove(id)
                 out.append(.close(connection: id, code: code, reason: reason))
             case .reconnecting(let attempt, let delay, let after):

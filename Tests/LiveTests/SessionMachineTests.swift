@@ -190,7 +190,7 @@ final class SessionMachineTests: XCTestCase {
         let (first, _) = goLive(on(.start))
         let handover = server(ServerMessage(goAway: GoAway(timeLeft: "0s")), on: first)
         XCTAssertEqual(events(handover).first, .goAway(timeLeft: .zero))
-        XCTAssertTrue(handover.contains(.close(connection: first, code: 1000, reason: "hand-over")), "\(handover)")
+        XCTAssertTrue(handover.contains(.close(connection: first, code: 1000, reason: .handover)), "\(handover)")
         XCTAssertFalse(m.connection.isOffline, "a planned hand-over is not an outage")
         let chunks = [mic(640, 1000), mic(640, 2000), mic(640, 3000)]
         XCTAssertEqual(events(on(.audio(chunks[0]))), [])
@@ -297,7 +297,7 @@ final class SessionMachineTests: XCTestCase {
         XCTAssertEqual(sent(nudge, on: first), [typed("hello?")], "asked again on the same connection")
         let resume = fireTimer()
         XCTAssertEqual(events(resume).first, .replyStalled(.noReply(seconds: 12), recovery: .resume))
-        XCTAssertTrue(resume.contains(.close(connection: first, code: 1000, reason: "network changed")), "\(resume)")
+        XCTAssertTrue(resume.contains(.close(connection: first, code: 1000, reason: .networkChanged)), "\(resume)")
         let (second, live) = goLive(resume)
         XCTAssertEqual(events(live), [.setupComplete(resumed: true), .turnResent(typed: true)])
         XCTAssertEqual(sent(live, on: second), [typed("hello?")])
@@ -335,7 +335,7 @@ final class SessionMachineTests: XCTestCase {
         XCTAssertEqual(response.last, .setTimer(at: now + 12), "its answer is due now")
         let stall = fireTimer()
         XCTAssertEqual(events(stall).first, .replyStalled(.noReply(seconds: 12), recovery: .resume), "nothing to ask again: resume")
-        XCTAssertTrue(stall.contains(.close(connection: first, code: 1000, reason: "network changed")), "\(stall)")
+        XCTAssertTrue(stall.contains(.close(connection: first, code: 1000, reason: .networkChanged)), "\(stall)")
     }
 
     func testAnInterruptionFlushesPlaybackBeforeTheAudioInTheSameMessage() {
@@ -382,7 +382,7 @@ final class SessionMachineTests: XCTestCase {
         now += 1
         let goAway = server(ServerMessage(goAway: GoAway(timeLeft: "50s")), on: first)
         XCTAssertEqual(goAway, [
-            .emit(.goAway(timeLeft: .seconds(50))), .close(connection: first, code: 1000, reason: "hand-over"),
+            .emit(.goAway(timeLeft: .seconds(50))), .close(connection: first, code: 1000, reason: .handover),
             .emit(.connecting(attempt: 0, resuming: true)), .open(connection: 2),
         ])
         now += 0.25
@@ -407,7 +407,7 @@ final class SessionMachineTests: XCTestCase {
         on(.text("hello"))
         XCTAssertNotNil(timer)
         let close = on(.close)
-        XCTAssertEqual(close, [.close(connection: id, code: 1000, reason: "client closed"), .emit(.closed), .cancelTimer])
+        XCTAssertEqual(close, [.close(connection: id, code: 1000, reason: .clientClosed), .emit(.closed), .cancelTimer])
         XCTAssertEqual(on(.close), [], "a second close does nothing")
         XCTAssertEqual(on(.closed(connection: id, .normal)), [], "nor does the connection's own close")
         XCTAssertEqual(on(.text("too late")), [])
@@ -419,7 +419,7 @@ final class SessionMachineTests: XCTestCase {
         let (first, _) = goLive(on(.start))
         let handover = server(ServerMessage(goAway: GoAway(timeLeft: "0s")), on: first)
         guard let second = opened(handover) else { return XCTFail("\(handover)") }
-        XCTAssertEqual(on(.close), [.close(connection: second, code: 1000, reason: "client closed"), .emit(.closed)])
+        XCTAssertEqual(on(.close), [.close(connection: second, code: 1000, reason: .clientClosed), .emit(.closed)])
         XCTAssertEqual(on(.opened(connection: second)), [])
         XCTAssertEqual(on(.closed(connection: first, .normal)), [])
     }
@@ -446,7 +446,7 @@ final class SessionMachineTests: XCTestCase {
         var setup = m.setup
         setup.generationConfig = GenerationConfig(speechConfig: SpeechConfig(voiceName: "Kore"))
         let handover = on(.reconfigure(setup, requireHandle: false))
-        XCTAssertTrue(handover.contains(.close(connection: first, code: 1000, reason: "hand-over")), "no handle: at once")
+        XCTAssertTrue(handover.contains(.close(connection: first, code: 1000, reason: .handover)), "no handle: at once")
         guard let second = opened(handover) else { return XCTFail("\(handover)") }
         guard case .setup(let sent)? = sent(on(.opened(connection: second))).first else { return XCTFail() }
         XCTAssertEqual(sent.generationConfig?.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName, "Kore")
@@ -456,7 +456,7 @@ final class SessionMachineTests: XCTestCase {
         let (first, _) = goLive(on(.start))
         XCTAssertEqual(on(.networkChanged(.routeChanged)), [], "live: a new route is no reason to reconnect")
         let resumed = on(.networkChanged(.resumedFromSuspend(seconds: 60)))
-        XCTAssertTrue(resumed.contains(.close(connection: first, code: 1000, reason: "network changed")), "\(resumed)")
+        XCTAssertTrue(resumed.contains(.close(connection: first, code: 1000, reason: .networkChanged)), "\(resumed)")
         guard let second = opened(resumed) else { return XCTFail("\(resumed)") }
         on(.closed(connection: second, .dropped()))
         XCTAssertNotNil(opened(on(.networkChanged(.routeChanged))), "offline: retry at once")
