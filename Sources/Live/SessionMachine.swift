@@ -77,9 +77,8 @@ public struct SessionMachine: Sendable {
 
     /// Where input goes.
     enum Wire: Sendable, Equatable {
-        /// A connection is live and input goes straight out; `activityOpen`: `activityStart` went out on it
-        /// without its `activityEnd`.
-        case live(activityOpen: Bool)
+        /// A connection is live and input goes straight out.
+        case live(Activity)
         /// No connection is live: input waits for the next one.
         case waiting(Waiting)
         /// `close` was called: input is dropped.
@@ -92,6 +91,16 @@ public struct SessionMachine: Sendable {
         var audio: HeldAudio = .holding(bytes: 0, carryActivity: false)
         /// When a planned hand-over closed the old connection, to time the gap.
         var handoverSince: Double?
+    }
+
+    /// Push-to-talk activity on the live connection's wire.
+    enum Activity: Sendable, Equatable {
+        case none
+        /// `activityStart` went out without its `activityEnd`; what went out is kept to send the turn again if
+        /// the connection closes before the answer.
+        case open(sent: [ClientMessage], bytes: Int)
+        /// Open, and longer than the held-audio limit: too long to keep for sending again.
+        case openTooLong
     }
 
     enum HeldAudio: Sendable, Equatable {
@@ -121,8 +130,6 @@ public struct SessionMachine: Sendable {
     private(set) var textQueue: [(id: Int, text: String)] = []
     /// The id of the last typed turn taken.
     public private(set) var lastTextID = 0
-    /// The push-to-talk activity being sent, kept to send again if its connection closes unanswered.
-    private var activity: (messages: [ClientMessage], bytes: Int)?
     var pending: PendingTurn?
     var watchdog: ReplyWatchdog?
     var log = ConversationLog()
@@ -336,21 +343,6 @@ public struct SessionMachine: Sendable {
         }
     }
 
-    /// The live connection is going away: input waits from now on, and activity open on its wire is reopened
-    /// on the next one.
-    private mutating func leaveLive(handover: Bool = false) {
-        switch wire {
-        case .live(let activityOpen):
-            wire = .waiting(Waiting(
-                audio: .holding(bytes: 0, carryActivity: activityOpen), handoverSince: handover ? now : nil))
-        case .waiting(var w):
-            if handover { w.handoverSince = now }
-            wire = .waiting(w)
-        case .closed:
-            break
-        }
-    }
-
     private mutating func transportClosed(_ id: Int, _ reason: CloseReason) {
         if open.remove(id) != nil {
             watchdog?.reset()
@@ -359,124 +351,5 @@ public struct SessionMachine: Sendable {
             out.append(.emit(.connectionClosed(reason)))
         }
         step(.transportClosed(id: id, reason))
-    }
-
-    /// A connection went live: seed a fresh session, send again the turn its predecessor left unanswered, then
-    /// what was held, then the first queued typed turn.
-    private mutating func goLive(_ id: Int, resumed: Bool) {
-        guard case .waiting(let waiting) = wire else { return }
-        wire = .live(activityOpen: false)
-        if !resumed, !log.isEmpty {
-            write(.clientContent(ClientContent(turns: log.contents, turnComplete: false)), to: id)
-        }
-        let carry = if case .holding(_, true) = waiting.audio { true } else { false }
-        if let p = pending, p.connection != id, !p.resent, !(carry && p.text == nil) {
-            out.append(.log(.info, "sending the unanswered \(p.text == nil ? "spoken" : "typed") turn again on the new connection"))
-            for m in p.messages { write(m, to: id) }
-            pending?.resent = true
-            out.append(.emit(.turnResent(typed: p.text != nil)))
-        }
-        var held = waiting.held
-        if carry, held.first != .realtimeInput(.activityStart) { held.insert(.realtimeInput(.activityStart), at: 0) }
-        for m in held { write(m, to: id) }
-        sendNextQueued()
-    }
-
-    // MARK: - Sending
-
-    /// User input: straight to the live connection, or held for the next one.
-    private mutating func send(_ message: ClientMessage) {
-        switch wire {
-        case .closed:
-            return
-        case .live:
-            if let id = connection.liveID { write(message, to: id) }
-        case .waiting(var w):
-            wire = .closed  // for the moment, so the held array has one owner and grows in place
-            let dropped = hold(message, in: &w)
-            wire = .waiting(w)
-            if dropped > 0 { out.append(.emit(.heldAudioDropped(bytes: dropped))) }
-        }
-    }
-
-    private static func isAudio(_ message: ClientMessage) -> Bool {
-        switch message {
-        case .realtimeInput(.audio), .realtimeInput(.activityStart), .realtimeInput(.activityEnd),
-            .realtimeInput(.audioStreamEnd): true
-        default: false
-        }
-    }
-
-    /// Holds a message for the next live connection; returns the bytes of mic audio to report as dropped.
-    private mutating func hold(_ message: ClientMessage, in w: inout Waiting) -> Int {
-        guard Self.isAudio(message) else {
-            w.held.append(message)
-            return 0
-        }
-        let offline = connection.isOffline
-        var (bytes, carry) = (0, false)
-        switch w.audio {
-        case .dropping where offline: return 0  // already reported for this outage
-        case .dropping: break  // back from the outage on a new session: hold again
-        case .holding(let b, let c): (bytes, carry) = (b, c)
-        }
-        w.held.append(message)
-        if case .realtimeInput(.audio(let blob)) = message { bytes += blob.data.count }
-        if offline, bytes > limits.offlineAudio {
-            // A long outage: speech from before it would be stale by the time it is sent.
-            w.held.removeAll(where: Self.isAudio)
-            w.audio = .dropping
-            activity = nil
-            return bytes
-        }
-        var dropped = 0
-        while bytes > limits.heldAudio,
-            let i = w.held.firstIndex(where: { if case .realtimeInput(.audio) = $0 { true } else { false } })
-        {
-            if case .realtimeInput(.audio(let old)) = w.held.remove(at: i) {
-                bytes -= old.data.count
-                dropped += old.data.count
-            }
-        }
-        w.audio = .holding(bytes: bytes, carryActivity: carry)
-        return dropped
-    }
-
-    /// Writes to the wire and notes what was written: a turn that waits for its answer, activity opened.
-    mutating func write(_ message: ClientMessage, to id: Int) {
-        out.append(.send(message, connection: id))
-        switch message {
-        case .clientContent(let c) where c.turnComplete == true:
-            pending = PendingTurn(messages: [message], text: c.turns?.map(\.text).joined(separator: " "), connection: id)
-            watchdog?.expectReply(now: now)
-        case .realtimeInput(.text(let text)):
-            pending = PendingTurn(messages: [message], text: text, connection: id)
-            watchdog?.expectReply(now: now)
-        case .toolResponse:
-            watchdog?.expectReply(now: now)
-        case .realtimeInput(.activityStart):
-            if isLive { wire = .live(activityOpen: true) }
-            activity = ([message], 0)
-        case .realtimeInput(.audio(let blob)):
-            guard var a = activity else { break }
-            a.messages.append(message)
-            a.bytes += blob.data.count
-            activity = a.bytes <= limits.heldAudio ? a : nil
-        case .realtimeInput(.activityEnd):
-            if isLive { wire = .live(activityOpen: false) }
-            if let a = activity { pending = PendingTurn(messages: a.messages + [message], text: nil, connection: id) }
-            activity = nil
-            watchdog?.expectReply(now: now)
-        default:
-            break
-        }
-    }
-
-    /// The model answered (its first output for the turn): the pending turn needs no resend.
-    mutating func answered() {
-        watchdog?.replied()
-        guard let p = pending else { return }
-        pending = nil
-        if let text = p.text { log.appendTurn(role: "user", text) }
     }
 }
