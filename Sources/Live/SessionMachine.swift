@@ -137,7 +137,7 @@ public struct SessionMachine: Sendable {
     var turnEndReported = false
     /// The deadline the shell's timer is set for.
     private var armed: Double?
-    /// Actions of the input being handled, in order.
+    /// The actions of the input being handled, in order, and its time.
     var out: [Action] = []
     var now = 0.0
 
@@ -155,7 +155,7 @@ public struct SessionMachine: Sendable {
     public var isLive: Bool { if case .live = wire { true } else { false } }
 
     /// Whether `close` was called.
-    public var isClosed: Bool { wire == .closed }
+    public var isClosed: Bool { if case .closed = wire { true } else { false } }
 
     /// Whether a resumption handle under its lifetime is held at `now`.
     public func hasResumptionHandle(now: Double) -> Bool {
@@ -166,9 +166,6 @@ public struct SessionMachine: Sendable {
     public func resumptionHandle(now: Double) -> (handle: Secret, age: Double)? {
         connection.latestHandle.map { ($0.secret, now - $0.at) }
     }
-
-    /// Whether a connection id is current (opened and not closed).
-    public func isOpen(_ id: Int) -> Bool { open.contains(id) }
 
     // MARK: - Input
 
