@@ -62,7 +62,7 @@ final class EffectRunner {
         case .suspend:
             launch.terminal.suspend()
             screen.invalidate()
-            return [.screenSize(launch.terminal.screen.size)]
+            return [.screenSize(launch.terminal.screenSize)]
         case .quit:
             break
         case .vision(let command):
