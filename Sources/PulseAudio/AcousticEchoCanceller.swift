@@ -179,7 +179,7 @@ public final class AcousticEchoCanceller: Sendable {
     public func process(_ samples: inout [Int16], capturedFrom: UInt64) {
         guard isActive else { return }
         let format = settings.captureFormat
-        let cpuStart = MonotonicClock.threadCPUTime()
+        let cpuStart = ThreadCPUTime.nanoseconds()
         near.withLock { n in
             let frame = n.processor.frameSamples
             let start = n.clock.chunkStart(estimate: capturedFrom, duration: format.duration(sampleCount: samples.count))
@@ -223,7 +223,7 @@ public final class AcousticEchoCanceller: Sendable {
                 n.stats.metrics = n.processor.metrics
             }
             n.stats.farOffsetMilliseconds = n.offsetMilliseconds
-            n.stats.processingSeconds += Double(MonotonicClock.threadCPUTime() - cpuStart) / 1e9
+            n.stats.processingSeconds += Double(ThreadCPUTime.nanoseconds() - cpuStart) / 1e9
         }
     }
 

@@ -26,7 +26,7 @@ final class InteractiveApp {
 
     init(
         config: Config, demo: Bool, noAudio: Bool, resume: (ResumeStore.Saved, age: Double)?, paths: Paths,
-        time: TimeSource = .monotonic, launchedAt: Double
+        time: TimeSource, launchedAt: Double
     ) {
         self.config = config
         self.demo = demo

@@ -43,9 +43,9 @@ struct Launch {
         var problems: [String] = []
         let devices = noAudio
             ? SoundDevices.none("no audio (--no-audio): type with Tab")
-            : SoundDevices.pulse(config: config, events: events) { [logger] in logger.warning("\($0)") }
+            : SoundDevices.pulse(config: config, events: events, time: time) { [logger] in logger.warning("\($0)") }
         let audio = AudioIO(devices: devices, config: config, events: events, time: time)
-        var registry = ToolRegistry.builtIn(config.tools)
+        var registry = ToolRegistry.builtIn(config.tools, time: time)
         let (mcp, mcpProblems) = await MCPServers.start(config.mcp, into: &registry, logger: logger)
         problems += mcpProblems
 
@@ -93,7 +93,7 @@ struct Launch {
             playback: { audio.playbackCommand($0) },
             time: time)
         audio.attach(session)
-        let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session)) { [events] in events.post($0) }
+        let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session, time: time)) { [events] in events.post($0) }
         if let resume { session.restoreHandle(resume.0.handle, age: resume.age) }
         if let path = resume?.0.transcript, let records = try? TranscriptStore.read(path) {
             // Seeds a fresh session if the service refuses the saved handle.

@@ -1,3 +1,4 @@
+import ParleyTime
 import PulseAudio
 
 /// The sound devices a conversation runs on, before `AudioIO` opens them: PulseAudio's in the program
@@ -16,8 +17,9 @@ struct SoundDevices {
     /// No devices, for `problem`.
     static func none(_ problem: String) -> SoundDevices { SoundDevices(problem: problem) }
 
-    /// PulseAudio's mic and speaker as the config names them, with the echo protection it asks for.
-    static func pulse(config: Config, events: EventQueue, logger: (String) -> Void) -> SoundDevices {
+    /// PulseAudio's mic and speaker as the config names them, with the echo protection it asks for; their
+    /// timestamps are on `time`, the app's clock.
+    static func pulse(config: Config, events: EventQueue, time: TimeSource, logger: (String) -> Void) -> SoundDevices {
         var mic = config.mic
         var speaker = config.speaker
         var module: EchoCanceller?
@@ -45,9 +47,11 @@ struct SoundDevices {
         let buffer = AudioIO.playbackBuffer(config.playbackBufferMs, cancelling: canceller?.isActive ?? false)
         var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: buffer)
         po.echoCanceller = canceller
+        po.time = time
         po.onStartHeard = { ns in events.post(.replyAudible(at: Double(ns) / 1e9)) }
         var co = PulseCapture.Options(device: mic)
         co.echoCanceller = canceller
+        co.time = time
         return SoundDevices(
             source: PulseCapture(options: co, onEvent: { AudioIO.report($0, to: events) }),
             sink: PulsePlayback(options: po, onEvent: { AudioIO.report($0, to: events) }),

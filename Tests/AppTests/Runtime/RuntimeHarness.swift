@@ -22,10 +22,10 @@ import Glibc
 /// sound devices, a clock the test moves by hand, and the simulator on loopback. Tests assert on what went
 /// on the wire (`wire`, and the simulator's stats) and what is on the screen.
 final class RuntimeHarness: @unchecked Sendable {
-    let clock = ManualTime()
+    let clock: ManualTime
     let simulator: LiveSimulator
-    let mic = FakeAudioSource()
-    let speaker = FakeAudioSink()
+    let mic: FakeAudioSource
+    let speaker: FakeAudioSink
     let terminal: GridTerminal
     let wire = RecordingTransport()
     let events = EventQueue()
@@ -37,6 +37,10 @@ final class RuntimeHarness: @unchecked Sendable {
     /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop.
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
          configure: (inout Config) -> Void = { _ in }) async throws {
+        let clock = ManualTime()
+        self.clock = clock
+        mic = FakeAudioSource(time: clock.source)
+        speaker = FakeAudioSink(time: clock.source)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-runtime-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         simulator = LiveSimulator(options: options, time: clock.source)
@@ -45,7 +49,7 @@ final class RuntimeHarness: @unchecked Sendable {
         config.endpoint = simulator.url
         configure(&config)
         terminal = GridTerminal(rows: rows, columns: columns)
-        var registry = ToolRegistry.builtIn(config.tools)
+        var registry = ToolRegistry.builtIn(config.tools, time: clock.source)
         let logger = Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let (mcp, _) = await MCPServers.start([], into: &registry, logger: logger)
         let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events,
