@@ -45,7 +45,7 @@ public final class PulseCapture: AudioSource {
         public var streamName = "microphone"
         /// Removes what the speaker plays from each chunk before it is metered and delivered (the same
         /// canceller must be given to the playback stream).
-        public var echoCanceller: AcousticEchoCanceller?
+        public var canceller: WebRTCCanceller?
         /// The clock chunk timestamps and the meter read (the app's one `TimeSource`).
         public var time: TimeSource = .monotonic
 
@@ -279,7 +279,7 @@ public final class PulseCapture: AudioSource {
             filled = 0
             var samples = chunk
             let timestamp = options.time.nanoseconds()
-            if let canceller = options.echoCanceller {
+            if let canceller = options.canceller {
                 // The chunk's last sample reached the mic `latency` before it was read.
                 let back = latencyNanos() + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
                 canceller.process(&samples, capturedFrom: timestamp > back ? timestamp - back : 0)

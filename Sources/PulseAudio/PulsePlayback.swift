@@ -85,7 +85,7 @@ public final class PulsePlayback: AudioSink {
         public var recordTimings = false
         /// Told every block written (with when it will be heard) and every flush: the far end of the capture
         /// stream's echo canceller.
-        public var echoCanceller: AcousticEchoCanceller?
+        public var canceller: WebRTCCanceller?
 
         /// Options with the defaults; `device` nil means the default sink.
         public init(server: String? = nil, device: String? = nil, targetLatencyMilliseconds: Int = 20) {
@@ -418,7 +418,7 @@ public final class PulsePlayback: AudioSink {
             heardUntil = heardEnd
             let latency = heardEnd - written
             let heardFrom = heardEnd - min(heardEnd, duration)
-            if let canceller = options.echoCanceller {
+            if let canceller = options.canceller {
                 samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
             }
             let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
@@ -434,7 +434,7 @@ public final class PulsePlayback: AudioSink {
 
         private func flushed() {
             let done = options.time.nanoseconds()
-            options.echoCanceller?.playbackFlushed(at: done)
+            options.canceller?.playbackFlushed(at: done)
             if options.recordTimings, let at = flushRequestedAt { stats.flushNanos.append(done - at) }
             flushRequestedAt = nil
             if buffer.isEmpty { idle.set(idle: true) }

@@ -20,13 +20,13 @@ final class EchoCancellerLiveTests: XCTestCase {
             "module-loopback", arguments: "source=\(tag)_speaker.monitor sink=\(tag)_mic latency_msec=60 "
                 + "source_dont_move=true sink_dont_move=true", timeout: 5))
 
-        let canceller = try AcousticEchoCanceller()
+        let canceller = try WebRTCCanceller()
         var co = PulseCapture.Options(server: server, device: "\(tag)_mic.monitor")
-        co.echoCanceller = canceller
+        co.canceller = canceller
         let cleaned = PulseCapture(options: co)
         let raw = PulseCapture(options: .init(server: server, device: "\(tag)_mic.monitor"))
         var so = PulsePlayback.Options(server: server, device: "\(tag)_speaker")
-        so.echoCanceller = canceller
+        so.canceller = canceller
         let speaker = PulsePlayback(options: so)
         var uo = PulsePlayback.Options(server: server, device: "\(tag)_mic")
         uo.format = .capture

@@ -549,9 +549,9 @@ final class PulseDaemonTests: XCTestCase {
         let ctx = try PulseContext(server: server, timeout: 3)
         let mic = try ctx.loadModule("module-null-sink", arguments: "sink_name=parley_mic", timeout: 3)
         defer { _ = try? ctx.unloadModule(mic, timeout: 3) }
-        let ec: EchoCanceller
+        let ec: PulseEchoModule
         do {
-            ec = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+            ec = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
         } catch {
             throw XCTSkip("module-echo-cancel with webrtc is not available here: \(error)")
         }
@@ -574,7 +574,7 @@ final class PulseDaemonTests: XCTestCase {
         // deinit unloads too.
         var name = ""
         do {
-            let scoped = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+            let scoped = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
             name = scoped.sourceName
         }
         d = try AudioDevices.query(server: server)
@@ -584,13 +584,13 @@ final class PulseDaemonTests: XCTestCase {
         let leftover = try ctx.loadModule("module-echo-cancel", arguments:
             "aec_method=webrtc source_name=parley_ec_\(deadPID)_1_source sink_name=parley_ec_\(deadPID)_1_sink "
             + "source_master=parley_mic.monitor sink_master=\(nullSink)", timeout: 3)
-        let live = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
-        XCTAssertEqual(try EchoCanceller.unloadLeftovers(server: server), 1)
+        let live = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
+        XCTAssertEqual(try PulseEchoModule.unloadLeftovers(server: server), 1)
         let modules = try ctx.modules(timeout: 3)
         XCTAssertFalse(modules.contains { $0.index == leftover })
         XCTAssertTrue(modules.contains { $0.index == live.moduleIndex })
         try live.unload()
-        XCTAssertEqual(EchoCanceller.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
-        XCTAssertNil(EchoCanceller.ownerPID(ofArguments: "source_name=other"))
+        XCTAssertEqual(PulseEchoModule.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
+        XCTAssertNil(PulseEchoModule.ownerPID(ofArguments: "source_name=other"))
     }
 }

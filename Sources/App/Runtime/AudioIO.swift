@@ -9,9 +9,9 @@ import Synchronization
 final class AudioIO: Sendable {
     let capture: (any AudioSource)?
     let playback: (any AudioSink)?
-    let echoCanceller: EchoCanceller?
+    let echoModule: PulseEchoModule?
     /// parley's own echo canceller (WebRTC), between playback and capture; nil if not wanted or unavailable.
-    let canceller: AcousticEchoCanceller?
+    let canceller: WebRTCCanceller?
     private let echoMode: EchoCancelMode
     /// The configured playback buffer (`playback_buffer_ms`).
     private let playbackBufferMs: Int
@@ -69,7 +69,7 @@ final class AudioIO: Sendable {
         }
         self.capture = capture
         self.playback = playback
-        echoCanceller = module
+        echoModule = module
         canceller = capture == nil ? nil : devices.canceller
         echoMode = config.echoCancel
         playbackBufferMs = config.playbackBufferMs
@@ -140,7 +140,7 @@ final class AudioIO: Sendable {
         switch command {
         case .open(let openMic):
             // The protection follows the talk mode: in open mic the canceller (or the gate) guards the mic.
-            let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoCanceller?.method)
+            let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoModule?.method)
             canceller?.isActive = echoMode.cancellerActive(openMic: openMic)
             playback?.setTargetLatency(milliseconds: Self.playbackBuffer(playbackBufferMs, cancelling: canceller?.isActive ?? false))
             state.withLock {
@@ -199,6 +199,6 @@ final class AudioIO: Sendable {
     func close() {
         capture?.close()
         playback?.close()
-        try? echoCanceller?.unload()
+        try? echoModule?.unload()
     }
 }

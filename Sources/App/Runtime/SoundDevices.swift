@@ -8,9 +8,9 @@ struct SoundDevices {
     var source: (any AudioSource)?
     var sink: (any AudioSink)?
     /// PulseAudio's module-echo-cancel, loaded for this run; `AudioIO.close` unloads it.
-    var echoModule: EchoCanceller?
+    var echoModule: PulseEchoModule?
     /// WebRTC's canceller in process, between the sink and the source; nil if not wanted or unavailable.
-    var canceller: AcousticEchoCanceller?
+    var canceller: WebRTCCanceller?
     /// Why there is no sound, in words for the banner; nil when the devices are there to open.
     var problem: String?
 
@@ -22,13 +22,13 @@ struct SoundDevices {
     static func pulse(config: Config, events: EventQueue, time: TimeSource, logger: (String) -> Void) -> SoundDevices {
         var mic = config.mic
         var speaker = config.speaker
-        var module: EchoCanceller?
-        var canceller: AcousticEchoCanceller?
+        var module: PulseEchoModule?
+        var canceller: WebRTCCanceller?
         if config.echoCancel.wantsModule {
             // A parley that was killed may have left its canceller loaded.
-            _ = try? EchoCanceller.unloadLeftovers()
+            _ = try? PulseEchoModule.unloadLeftovers()
             do {
-                let loaded = try EchoCanceller(source: mic, sink: speaker)
+                let loaded = try PulseEchoModule(source: mic, sink: speaker)
                 mic = loaded.sourceName
                 speaker = loaded.sinkName
                 module = loaded
@@ -38,7 +38,7 @@ struct SoundDevices {
         }
         if config.echoCancel.wantsCanceller {
             do {
-                canceller = try AcousticEchoCanceller()
+                canceller = try WebRTCCanceller()
                 canceller?.isActive = config.echoCancel.cancellerActive(openMic: config.mode == .open)
             } catch {
                 logger("echo canceller unavailable, half-duplex gating instead: \(error)")
@@ -46,11 +46,11 @@ struct SoundDevices {
         }
         let buffer = AudioIO.playbackBuffer(config.playbackBufferMs, cancelling: canceller?.isActive ?? false)
         var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: buffer)
-        po.echoCanceller = canceller
+        po.canceller = canceller
         po.time = time
         po.onStartHeard = { ns in events.post(.replyAudible(at: Double(ns) / 1e9)) }
         var co = PulseCapture.Options(device: mic)
-        co.echoCanceller = canceller
+        co.canceller = canceller
         co.time = time
         return SoundDevices(
             source: PulseCapture(options: co, onEvent: { AudioIO.report($0, to: events) }),
