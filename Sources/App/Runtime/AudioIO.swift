@@ -162,21 +162,9 @@ final class AudioIO: Sendable {
         }
     }
 
-    /// Carries out a speaker command from the reducer.
+    /// Carries out a speaker command: from the reducer, or reply audio and interruptions straight from the
+    /// Live receive path (interruption outranks audio: the flush happens on that thread, before anything else).
     func perform(_ command: SpeakerCommand) {
-        switch command {
-        case .cutReply:
-            state.withLock { $0.discarding = true }
-            playback?.flush()
-        case .acceptReplies:
-            state.withLock { $0.discarding = false }
-        case .modelAnswering(let answering):
-            state.withLock { $0.modelAnswering = answering }
-        }
-    }
-
-    /// The Live receive path's playback hook.
-    func playbackCommand(_ command: PlaybackCommand) {
         switch command {
         case .play(let pcm):
             let (discard, first) = state.withLock { s -> (Bool, Bool) in
@@ -193,6 +181,14 @@ final class AudioIO: Sendable {
         case .turnComplete:
             playback?.drain()
             state.withLock { $0.awaitingFirstAudio = true }
+        case .cutReply:
+            // Still the same reply: its first-audio edge was reported, the rest arrives only to be dropped.
+            state.withLock { $0.discarding = true }
+            playback?.flush()
+        case .acceptReplies:
+            state.withLock { $0.discarding = false }
+        case .modelAnswering(let answering):
+            state.withLock { $0.modelAnswering = answering }
         }
     }
 

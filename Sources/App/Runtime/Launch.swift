@@ -90,7 +90,7 @@ struct Launch {
                 setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt)),
             transport: transport,
             logger: logger,
-            playback: { audio.playbackCommand($0) },
+            playback: { audio.perform(SpeakerCommand($0)) },
             time: time)
         audio.attach(session)
         let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session, time: time)) { [events] in events.post($0) }
