@@ -50,7 +50,9 @@ struct Parley: ParsableCommand {
     }
 
     func run() throws {
-        let launchedAt = TimeSource.monotonic.now()
+        // The one clock: everything the conversation runs on reads it (Launch hands it on).
+        let time = TimeSource.monotonic
+        let launchedAt = time.now()
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
         visionOptions.apply(to: &config.vision)
@@ -70,7 +72,8 @@ struct Parley: ParsableCommand {
             }
         }
         let app = InteractiveApp(
-            config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, launchedAt: launchedAt)
+            config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, time: time,
+            launchedAt: launchedAt)
         let status: Int32
         do {
             status = try app.run()

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import Live
 import TUI
 
@@ -54,7 +55,7 @@ final class EffectRunner {
         case .saveResumeHandle:
             if let (handle, age) = session.resumptionHandle {
                 ResumeStore(path: paths.resumeFile).save(.init(
-                    handle: handle, savedAt: Date().timeIntervalSince1970 - age, model: launch.config.model,
+                    handle: handle, savedAt: TimeSource.wallSeconds() - age, model: launch.config.model,
                     voice: state.voice, transcript: launch.store?.path))
             }
         case .rememberVoice(let voice):
@@ -62,7 +63,7 @@ final class EffectRunner {
         case .suspend:
             launch.terminal.suspend()
             screen.invalidate()
-            return [.screenSize(launch.terminal.screen.size)]
+            return [.screenSize(launch.terminal.screenSize)]
         case .quit:
             break
         case .vision(let command):
