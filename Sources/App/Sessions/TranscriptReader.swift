@@ -86,13 +86,14 @@ struct TranscriptLines {
     /// How many times the file holds `needle` exactly (case and all): `"kind":"user"` counts spoken and typed
     /// turns without decoding them. A JSON string cannot hold an unescaped quote, so text never matches by accident.
     func occurrences(of needle: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { buf -> Int in
+        guard !needle.isEmpty else { return 0 }
+        return bytes.withUnsafeBufferPointer { buf -> Int in
             guard let base = buf.baseAddress else { return 0 }
             var n = 0
             var at = 0
-            while let hit = Self.find(needle, in: base, at..<buf.count, foldingCase: false) {
+            while at < buf.count, let hit = glibcMemmem(base + at, buf.count - at, needle, needle.count) {
                 n += 1
-                at = hit + needle.count
+                at = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base + needle.count
             }
             return n
         }
@@ -128,6 +129,11 @@ struct TranscriptLines {
         return nil
     }
 }
+
+/// glibc's `memmem` (the Glibc module hides it behind `_GNU_SOURCE`): a two-way search that does not stop at
+/// every quote of a JSON line the way a `memchr` on the first byte does.
+@_silgen_name("memmem")
+private func glibcMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer, _ needleLength: Int) -> UnsafeMutableRawPointer?
 
 /// Why part of a transcript was not read. A transcript is read as far as it is whole; what is left is named.
 enum TranscriptProblem: Equatable, CustomStringConvertible {
