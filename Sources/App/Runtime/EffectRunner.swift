@@ -98,7 +98,7 @@ final class EffectRunner {
         }
         let md = (store.path as NSString).deletingPathExtension + ".md"
         let records = (try? TranscriptStore.read(store.path)) ?? []
-        let ok = FileManager.default.createFile(atPath: md, contents: Data(TranscriptStore.markdown(records, title: "parley conversation").utf8))
+        let ok = FileManager.default.createFile(atPath: md, contents: Data(TranscriptStore.markdown(records, title: "parley conversation", prices: launch.config.priceTable).utf8))
         return ok ? .success(md) : .failure(ExportFailure(message: "could not write \(md)"))
     }
 

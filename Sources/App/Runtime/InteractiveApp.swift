@@ -84,6 +84,8 @@ final class InteractiveApp {
         let stopping = HandedOver(launch)
         waitFor { await stopping.value.stop() }
         launch.store?.close()
+        // One line on the restored terminal: what the conversation used and cost.
+        if state.usage.ledger.turnCount > 0 { StandardStream.write(state.usage.summaryLine + "\n", to: 1) }
         // A transcript that could not be saved whole is a failed run (EX_IOERR).
         return launch.store?.failure == nil ? 0 : 74
     }

@@ -112,10 +112,15 @@ struct Launch {
             model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
         if let resume {
             Self.showEarlier(resume.0.transcript, in: &state.ui.transcript)
+            // The budget is per conversation: what the earlier parts spent still counts.
+            if let path = resume.0.transcript, let records = try? TranscriptStore.read(path) {
+                state.usage.carry(Reducer.carriedUsage(records, prices: state.usage.prices))
+            }
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resume.age / 60)) min ago")
         }
         state.ui.status = demo ? "DEMO: talking to the built-in simulator — no key, no network" : nil
         Reducer.refreshHeader(&state, now: 0)
+        Reducer.refreshUsage(&state)
         return state
     }
 

@@ -5,7 +5,7 @@ import Live
 struct TranscriptRecord: Codable, Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
-    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `reconnect`, `voice`, `queued` (a typed
+    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued` (a typed
     /// turn waiting while offline), `sent` (a queued turn sent; `turnID` names it).
     var kind: String
     var text: String?
@@ -22,6 +22,8 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var resumed: Bool?
     /// The id of a queued typed turn, in its `queued` and `sent` records.
     var turnID: Int?
+    /// `usageCarried`: what the earlier parts of a resumed conversation used.
+    var carried: UsageCarry?
     /// The transcript format, in `session` records; a reader stops at a format newer than its own.
     var format: Int?
     /// The system instruction (the persona) a `session` record started with.
@@ -60,6 +62,12 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     static func usage(_ u: UsageMetadata) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "usage")
         r.usage = u
+        return r
+    }
+
+    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "usageCarried")
+        r.carried = c
         return r
     }
 

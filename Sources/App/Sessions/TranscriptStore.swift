@@ -118,7 +118,7 @@ final class TranscriptStore {
 
     /// A saved session as Markdown.
     /// Every stored text passes `TerminalText` (a transcript holds what the server and tools sent).
-    static func markdown(_ records: [TranscriptRecord], title: String) -> String {
+    static func markdown(_ records: [TranscriptRecord], title: String, prices: PriceTable = .published) -> String {
         var out = "# \(TerminalText.sanitized(title, .singleLine))\n\n"
         for stored in records {
             let r = stored.sanitized
@@ -148,8 +148,7 @@ final class TranscriptStore {
                 break
             }
         }
-        let total = records.compactMap { $0.usage?.totalTokenCount }.reduce(0, +)
-        if total > 0 { out += "---\n\n\(total) tokens in all.\n" }
+        out += usageMarkdown(records, prices: prices)
         return out
     }
 }
