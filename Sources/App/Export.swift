@@ -7,9 +7,9 @@ import TUI
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a saved conversation as Markdown.",
-        discussion: "Without an argument, the latest session. Sessions are saved under $XDG_DATA_HOME/parley/.")
+        discussion: "Without an argument, the latest conversation. Conversations are saved under $XDG_DATA_HOME/parley/.")
 
-    @Argument(help: ArgumentHelp("A session file, or its name (see --list).", valueName: "session"))
+    @Argument(help: ArgumentHelp("A conversation's ID or a unique prefix of it (see `parley history`), or a session file.", valueName: "id"))
     var session: String?
 
     @Flag(help: "List the saved sessions instead.")
@@ -28,19 +28,15 @@ struct Export: ParsableCommand {
             return
         }
         let path: String
-        if let session {
-            let candidates = [session, "\(dir)/\(session)", "\(dir)/\(session).jsonl"]
-            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                throw report(.file(path: session, problem: "no such session (parley export --list shows them)"))
-            }
-            path = found
+        var isDirectory: ObjCBool = false
+        if let session, FileManager.default.fileExists(atPath: session, isDirectory: &isDirectory), !isDirectory.boolValue {
+            path = session
         } else {
-            guard let latest = sessions.last else {
-                throw report(.file(path: dir, problem: "no saved sessions yet: talk with parley first"))
-            }
-            path = latest
+            path = try report { try ConversationID.resolve(session, in: dir) }
         }
-        let records = try report { try TranscriptStore.read(path) }
+        let reading = try report { try TranscriptReader.read(path) }
+        let records = reading.records
+        if let unread = reading.unread { StandardStream.write("parley: \(path): \(unread)\n", to: 2) }
         let title = "parley — " + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         StandardStream.write(TranscriptStore.markdown(records, title: title, prices: config.priceTable), to: 1)
     }

@@ -17,7 +17,7 @@ struct Parley: ParsableCommand {
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
         version: ParleyVersion.text,
-        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, Export.self, Doctor.self]
+        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, History.self, Export.self, Doctor.self]
     )
 
     @OptionGroup var common: CommonOptions

@@ -24,6 +24,20 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var turnID: Int?
     /// `usageCarried`: what the earlier parts of a resumed conversation used.
     var carried: UsageCarry?
+    /// The transcript format, in `session` records; a reader stops at a format newer than its own.
+    var format: Int?
+    /// The system instruction (the persona) a `session` record started with.
+    var system: String?
+    /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
+    var usd: Double?
+
+    /// The format this parley writes and reads.
+    static let format = 1
+
+    /// The kinds this parley reads; a reader names any other and skips it.
+    enum Kind: String, CaseIterable {
+        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent
+    }
 
     init(kind: String) { self.kind = kind }
 
@@ -83,10 +97,14 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
-    static func session(model: String, voice: String) -> TranscriptRecord {
+    /// The first record of a conversation; `continued` when a later run goes on with it in the same file.
+    static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "session")
+        r.format = format
         r.model = model
         r.voice = voice
+        r.system = system
+        if continued { r.resumed = true }
         return r
     }
 }

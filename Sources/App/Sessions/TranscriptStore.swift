@@ -111,13 +111,9 @@ final class TranscriptStore {
         return names.filter { $0.hasPrefix("session-") && $0.hasSuffix(".jsonl") }.sorted().map { "\(directory)/\($0)" }
     }
 
-    /// Reads a saved session; lines that do not parse are skipped (a crash may leave half a line).
+    /// Reads a saved session as far as it is whole (see `TranscriptReader`); what was not read is dropped.
     static func read(_ path: String) throws -> [TranscriptRecord] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ParleyError.file(path: path, problem: "cannot read the session file")
-        }
-        let decoder = JSONDecoder()
-        return text.split(separator: "\n").compactMap { try? decoder.decode(TranscriptRecord.self, from: Data($0.utf8)) }
+        try TranscriptReader.read(path).records
     }
 
     /// A saved session as Markdown.
@@ -127,6 +123,8 @@ final class TranscriptStore {
         for stored in records {
             let r = stored.sanitized
             switch r.kind {
+            case "session" where r.resumed == true:
+                out += "_Continued with model \(r.model ?? "?"), voice \(r.voice ?? "?"), at \(r.time ?? "?")._\n\n"
             case "session":
                 out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
             case "user":
