@@ -2,8 +2,8 @@
 # Coverage-guided fuzzing of parley's parsers with libFuzzer (swiftc -sanitize=fuzzer); not part of the normal
 # build or test run. Builds .build-fuzz/parley-fuzz (Fuzz/build.py: parley's modules instrumented, the fuzz
 # targets in Fuzz/Targets compiled into the App module), then runs each target for SECONDS, one at a time, and
-# prints per target: executions, exec/s, coverage (libFuzzer's cov = edges, ft = features), corpus size and
-# findings.
+# prints per target: executions, exec/s, coverage (libFuzzer's cov = edges, ft = features), corpus (inputs/bytes)
+# and findings.
 #
 #   scripts/fuzz.sh                          # every target, 60 s each
 #   scripts/fuzz.sh --seconds 600 frames     # one target, ten minutes
@@ -80,15 +80,16 @@ for t in "${targets[@]}"; do
     [[ -n $rate ]] || rate=$(sed -nE 's/.*exec\/s: ([0-9]+).*/\1/p' <<<"$line")
     cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$line")
     ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$line")
-    files=$(ls "$corpus" | wc -l)
+    corp=$(sed -nE 's/.*corp: ([0-9]+\/[0-9]+[a-zA-Z]*).*/\1/p' <<<"$line")
+    files=${corp:-$(ls "$corpus" | wc -l) files}
     new=$(( $(ls "$findings" | wc -l) - before ))
     if (( new > 0 )) || { (( status != 0 )) && (( ! keep_going )); }; then
         found=1
         what=$(grep -m1 -E '^==[0-9]+== ERROR|^SUMMARY|Fatal error|deadly signal|timeout after|out-of-memory' "$log" || echo "exit $status")
-        summary+=("$(printf '%-10s %10s execs %7s/s  cov %5s  ft %6s  corpus %5s  FINDINGS %s (%s) in %s' \
+        summary+=("$(printf '%-10s %10s execs %7s/s  cov %5s  ft %6s  corpus %10s  FINDINGS %s (%s) in %s' \
             "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$files" "$new" "$what" "$findings")")
     else
-        summary+=("$(printf '%-10s %10s execs %7s/s  cov %5s  ft %6s  corpus %5s  findings 0' \
+        summary+=("$(printf '%-10s %10s execs %7s/s  cov %5s  ft %6s  corpus %10s  findings 0' \
             "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$files")")
     fi
     echo "${summary[-1]}"
