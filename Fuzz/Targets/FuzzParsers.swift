@@ -17,7 +17,12 @@ enum FuzzParsers {
             guard let message = try? codec.decodeServer(bytes) else { continue }
             // The simulator re-encodes what it sends; a decoded message must encode again.
             _ = try? codec.encode(message)
+            // What the session and the reducer read next.
             if let text = message.serverContent?.outputTranscription?.text { _ = TerminalText.sanitized(text) }
+            _ = message.goAway?.timeLeftDuration
+            _ = message.sessionResumptionUpdate?.usableHandle
+            var tokens = 0
+            for _ in 0..<2 { tokens += message.usageMetadata?.totalTokenCount ?? 0 }
         }
     }
 

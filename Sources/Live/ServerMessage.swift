@@ -176,13 +176,32 @@ public struct UsageMetadata: Codable, Sendable, Equatable {
         self.responseTokenCount = responseTokenCount
         self.totalTokenCount = totalTokenCount
     }
+
+    /// Token counts are int32 on the wire; one outside 0…Int32.max (a broken or hostile frame, an edited
+    /// transcript) reads as absent, so the sums parley keeps cannot overflow (found by scripts/fuzz.sh).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func count(_ key: CodingKeys) throws -> Int? { try c.decodeIfPresent(Int.self, forKey: key).flatMap(Self.plausible) }
+        promptTokenCount = try count(.promptTokenCount)
+        cachedContentTokenCount = try count(.cachedContentTokenCount)
+        responseTokenCount = try count(.responseTokenCount)
+        toolUsePromptTokenCount = try count(.toolUsePromptTokenCount)
+        thoughtsTokenCount = try count(.thoughtsTokenCount)
+        totalTokenCount = try count(.totalTokenCount)
+        promptTokensDetails = try c.decodeIfPresent([ModalityTokenCount].self, forKey: .promptTokensDetails)
+        responseTokensDetails = try c.decodeIfPresent([ModalityTokenCount].self, forKey: .responseTokensDetails)
+    }
+
+    static func plausible(_ count: Int) -> Int? { (0...Int(Int32.max)).contains(count) ? count : nil }
 }
 
 /// Parses protobuf Duration strings (`"50s"`, `"0.5s"`, `"1.000340012s"`).
 public enum ProtobufDuration {
     public static func parse(_ text: String) -> Duration? {
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard t.hasSuffix("s"), let seconds = Double(t.dropLast()), seconds.isFinite, seconds >= 0 else { return nil }
+        // Protobuf's own limit (10,000 years); beyond it the milliseconds would not fit an Int64.
+        guard t.hasSuffix("s"), let seconds = Double(t.dropLast()), seconds.isFinite, seconds >= 0, seconds <= 315_576_000_000
+        else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 

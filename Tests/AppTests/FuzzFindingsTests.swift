@@ -25,4 +25,24 @@ final class FuzzFindingsTests: XCTestCase {
         var u = PPMStreamSplitter()
         XCTAssertEqual(u.push(Array("P6 1 1 255\n".utf8)[...] + [1, 2, 3]), [PPMStreamSplitter.Picture(width: 1, height: 1, rgb: [1, 2, 3])])
     }
+
+    /// `scripts/fuzz.sh state`: a resumption file saved "1e300 seconds ago" trapped in Int(age / 60).
+    func testAResumeFileFromLongAgoSaysSoInsteadOfTrapping() throws {
+        let path = NSTemporaryDirectory() + "parley-resume-\(getpid()).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(#"{"handle":"x","savedAt":-1e300,"model":"m","voice":"Puck"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        guard case .failure(let e) = ResumeStore(path: path).usable(model: "m") else { return XCTFail("a handle that old is not usable") }
+        XCTAssertTrue("\(e)".contains("more than a year old"), "\(e)")
+    }
+
+    /// `scripts/fuzz.sh transcript`: `parley export` summed token counts near Int.max and trapped.
+    func testExportOfATranscriptWithAbsurdTokenCountsDoesNotTrap() throws {
+        let lines = #"{"kind":"usage","usage":{"totalTokenCount":9223372036854775807}}"# + "\n" + #"{"kind":"usage","usage":{"totalTokenCount":9}}"#
+        let path = NSTemporaryDirectory() + "parley-session-\(getpid()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: path))
+        let records = try TranscriptStore.read(path)
+        XCTAssertEqual(records.count, 2)
+        XCTAssertTrue(TranscriptStore.markdown(records, title: "t").hasSuffix("9 tokens in all.\n"))
+    }
 }
