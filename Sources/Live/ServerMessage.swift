@@ -178,7 +178,7 @@ public struct UsageMetadata: Codable, Sendable, Equatable {
     }
 
     /// Token counts are int32 on the wire; one outside 0…Int32.max (a broken or hostile frame, an edited
-    /// transcript) reads as absent, so the sums parley keeps cannot overflow (found by scripts/fuzz.sh).
+    /// transcript) reads as absent, so the sums parley keeps cannot overflow (the reducer's total and `parley export` trapped).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func count(_ key: CodingKeys) throws -> Int? { try c.decodeIfPresent(Int.self, forKey: key).flatMap(Self.plausible) }

@@ -3,7 +3,8 @@ import XCTest
 
 @testable import App
 
-/// What `scripts/fuzz.sh` found in the App module's parsers, each input kept as the regression it is.
+/// What fuzzing found in the App module's parsers (libFuzzer through `scripts/fuzz.sh`, or read while writing
+/// its targets and replayed through them), each input kept as the regression it is.
 final class FuzzFindingsTests: XCTestCase {
     /// `scripts/fuzz.sh config`: a table name starting with a character toml++ does not expect aborted parley.
     func testAConfigTableNameTomlPlusPlusWouldAbortOnIsASyntaxError() {
@@ -26,7 +27,7 @@ final class FuzzFindingsTests: XCTestCase {
         XCTAssertEqual(u.push(Array("P6 1 1 255\n".utf8)[...] + [1, 2, 3]), [PPMStreamSplitter.Picture(width: 1, height: 1, rgb: [1, 2, 3])])
     }
 
-    /// `scripts/fuzz.sh state`: a resumption file saved "1e300 seconds ago" trapped in Int(age / 60).
+    /// Read while writing the state target: a resumption file saved "1e300 seconds ago" trapped in Int(age / 60).
     func testAResumeFileFromLongAgoSaysSoInsteadOfTrapping() throws {
         let path = NSTemporaryDirectory() + "parley-resume-\(getpid()).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -35,7 +36,7 @@ final class FuzzFindingsTests: XCTestCase {
         XCTAssertTrue("\(e)".contains("more than a year old"), "\(e)")
     }
 
-    /// `scripts/fuzz.sh transcript`: `parley export` summed token counts near Int.max and trapped.
+    /// Read while writing the transcript target: `parley export` summed token counts near Int.max and trapped.
     func testExportOfATranscriptWithAbsurdTokenCountsDoesNotTrap() throws {
         let lines = #"{"kind":"usage","usage":{"totalTokenCount":9223372036854775807}}"# + "\n" + #"{"kind":"usage","usage":{"totalTokenCount":9}}"#
         let path = NSTemporaryDirectory() + "parley-session-\(getpid()).jsonl"

@@ -128,7 +128,8 @@ final class FuzzTests: XCTestCase {
         XCTAssertLessThan(rssPeak - rssStart, 256 << 20, "memory stays bounded")
     }
 
-    /// Frames `scripts/fuzz.sh frames` reached that the decoder let through and the session could not take.
+    /// Frames the decoder let through and the session could not take (found while writing the libFuzzer targets,
+    /// replayed through `scripts/fuzz.sh`'s binary).
     func testFramesFoundByCoverageGuidedFuzzing() throws {
         let codec = LiveCodec()
         // A goAway's timeLeft past Int64 milliseconds trapped where the session reads it.
