@@ -133,7 +133,7 @@ tmux -L "$sock" send-keys -t soak q
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 wait_for 10 gone || echo "soak: parley did not quit within 10 s of q" >&2
 
-python3 - "$work/data/parley" "$asked" "$work/rss.tsv" <<'EOF'
+python3 - "$work/data/parley" "$asked" "$work/rss.tsv" "$work/events.log" <<'EOF'
 import collections, glob, json, re, sys
 files = sorted(glob.glob(sys.argv[1] + "/session-*.jsonl"))
 asked = int(sys.argv[2])
@@ -159,6 +159,15 @@ lost = sorted(set(range(1, asked + 1)) - answered - cut_off)
 def some(ts): return f" (turns {ts[:20]}{'…' if len(ts) > 20 else ''})" if ts else ""
 print(f"soak: turns asked {asked}, answered {len(answered)}, cut off by the next question {len(cut_off)}{some(sorted(cut_off))}, "
       f"lost {len(lost)}{some(lost)}")
+# Which lost turns were asked while the server was silent (or within 2 s of a silence's edges).
+events = [l.split(" ", 1) for l in open(sys.argv[4]).read().splitlines()]
+asked_at = {int(e[1].split()[1]): int(e[0]) for e in events if e[1].startswith("asked")}
+starts = [int(e[0]) for e in events if e[1] == "server silent"]
+ends = [int(e[0]) for e in events if e[1] == "server speaks again"]
+windows = list(zip(starts, ends + [10**9] * (len(starts) - len(ends))))
+in_silence = [t for t in lost if any(a - 2 <= asked_at.get(t, -99) <= b + 2 for a, b in windows)]
+print(f"soak: of the lost, asked while the server was silent: {len(in_silence)}; otherwise: {len(lost) - len(in_silence)}"
+      + some(sorted(set(lost) - set(in_silence))))
 print(f"soak: transcript: {len(records)} records in {len(files)} file(s), {bad} unreadable lines")
 per = collections.Counter(user_counts.values())
 missing = asked - len(user_counts)
