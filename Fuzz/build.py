@@ -14,11 +14,11 @@ import subprocess
 import sys
 import time
 
-TRIPLE = "x86_64-unknown-linux-gnu"
 # Parley's modules, in dependency order; each is compiled whole (-wmo) into one object.
 MODULES = ["ParleyTime", "ParleySpawn", "Live", "LiveSimulator", "PulseAudio", "TUI", "App"]
 ROOT = os.getcwd()
-DEBUG = os.path.realpath(os.path.join(ROOT, ".build", "debug"))
+DEBUG = os.path.realpath(os.path.join(ROOT, ".build", "debug"))  # .build/TRIPLE/debug
+TRIPLE = os.path.basename(os.path.dirname(DEBUG))
 OUT = os.path.join(ROOT, ".build-fuzz")
 
 
