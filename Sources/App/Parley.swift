@@ -16,7 +16,7 @@ struct Parley: ParsableCommand {
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
-        version: "0.1.0",
+        version: ParleyVersion.text,
         subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, Export.self, Doctor.self]
     )
 
