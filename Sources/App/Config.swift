@@ -2,6 +2,7 @@ import Foundation
 import Live
 import PulseAudio
 import TOMLKit
+import TUI
 
 /// parley's settings, from `config.toml` and then the command line.
 struct Config: Sendable, Equatable {
@@ -97,6 +98,9 @@ struct Config: Sendable, Equatable {
     }
 
     mutating func apply(toml text: String, file: String) throws {
+        if let p = TOMLSafety.problem(in: text) {
+            throw ParleyError.config(file: file, line: p.line, key: "syntax", problem: p.message)
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

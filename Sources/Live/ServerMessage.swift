@@ -282,7 +282,9 @@ extension KeyedDecodingContainer where Key == UsageKey {
 public enum ProtobufDuration {
     public static func parse(_ text: String) -> Duration? {
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard t.hasSuffix("s"), let seconds = Double(t.dropLast()), seconds.isFinite, seconds >= 0 else { return nil }
+        // Protobuf's own limit (10,000 years); beyond it the milliseconds would not fit an Int64.
+        guard t.hasSuffix("s"), let seconds = Double(t.dropLast()), seconds.isFinite, seconds >= 0, seconds <= 315_576_000_000
+        else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 

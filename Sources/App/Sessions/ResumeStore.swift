@@ -38,7 +38,9 @@ struct ResumeStore {
         }
         let age = now - saved.savedAt
         guard age < Self.lifetime else {
-            return .failure(.usage("the last conversation is \(Int(age / 60)) minutes old; Gemini keeps it for 2 hours only (start a new one without --resume)"))
+            // A file edited by hand may say anything; Int(age / 60) traps beyond Int.max.
+            let howOld = age < 366 * 86_400 ? "\(Int(age / 60)) minutes old" : "more than a year old"
+            return .failure(.usage("the last conversation is \(howOld); Gemini keeps it for 2 hours only (start a new one without --resume)"))
         }
         guard LiveModel.resourceName(saved.model) == LiveModel.resourceName(model) else {
             return .failure(.usage("the last conversation used \(saved.model); a resumed session cannot change the model (drop --model or --resume)"))
