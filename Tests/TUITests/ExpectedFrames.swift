@@ -245,33 +245,33 @@ gemini  Sure — here is ┌─ Keys ──────────────�
                                                                                │
  mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
  spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
- any key closes
+ ↑↓ scroll  any other key closes
 """#,
         "help_80x24": #"""
- pa┌─ Keys ────────────────────────────────────────────────────────────────┐MO
- se│ Space         talk: hold Space (or tap to start, tap again to stop)   │old
-you│ v             choose a voice                                          │
-gem│ m             switch push-to-talk / open mic                          │
-   │ Tab i         type a message (Enter sends, Esc leaves)                │
-   │ t             focus the tool-call log (↑↓ select, Enter expand)       │
-you│ ?             this help                                               │
-gem│ L             latency per turn: first words, audio, sound (p50/p95)   │
-   │ q             quit                                                    │
-   │ Ctrl-C        interrupt the reply; quit when idle                     │
-   │ PgUp          scroll the transcript up a page                         │
-   │ PgDn          scroll the transcript down a page                       │
-   │ Home          go to the start of the conversation                     │
-   │ End           go to the newest line (follow)                          │
-   │ Up            scroll up one line                                      │
-   │ Down          scroll down one line                                    │
-   │ e             export the transcript as Markdown                       │
-─ t│ T             show or fold the model's thoughts                       │────
- ge│ r             offline: reconnect now instead of waiting               │0 ms
- ru│ c             camera or screen sharing on or off                      │
- se│ Ctrl-O        attach an image to the next turn                        │.5 s
- mi│                                                                       │
- sp│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
- an└────────────────────────────────────────────────────── any key closes ─┘
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you ┌─ Keys ──────────────────────────────────────────────────────────────┐
+gemi│ Space         talk: hold Space (or tap to start, tap again to stop) │e
+    │ v             choose a voice                                        │
+    │ m             switch push-to-talk / open mic                        │
+you │ Tab i         type a message (Enter sends, Esc leaves)              │
+gemi│ t             focus the tool-call log (↑↓ select, Enter expand)     │
+    │ ?             this help                                             │
+    │ L             latency per turn: first words, audio, sound (p50/p95) │
+    │ q             quit                                                  │
+    │ Ctrl-C        interrupt the reply; quit when idle                   │
+    │ PgUp          scroll the transcript up a page                       │
+    │ PgDn          scroll the transcript down a page                     │
+    │ Home          go to the start of the conversation                   │
+    │ End           go to the newest line (follow)                        │
+    │ Up            scroll up one line                                    │
+─ to│ Down          scroll down one line                                  │─────
+ get│ e             export the transcript as Markdown                     │20 ms
+ run│ T             show or fold the model's thoughts                     │
+ sea│ ↓ 6 more                                                            │1.5 s
+ mic└──────────────────────────── ↑↓ PgUp PgDn scroll · other keys close ─┘
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ ↑↓ scroll  any other key closes
 """#,
         "interrupted_120x40": #"""
  parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO

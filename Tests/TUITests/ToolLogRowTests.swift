@@ -44,3 +44,42 @@ final class ToolLogRowTests: XCTestCase {
         }
     }
 }
+
+/// The help box at 80×24 leaves the header and the status line in view and scrolls to show every key.
+final class HelpOverlayTests: XCTestCase {
+    func rows(_ top: Int) -> [String] {
+        var s = UIState()
+        s.overlay = .help(top: top)
+        let (grid, _) = Fixtures.render(s, rows: 24, columns: 80)
+        return grid.text().components(separatedBy: "\n")
+    }
+
+    func testTheHelpBoxFitsAnEightyByTwentyFourTerminal() {
+        let first = rows(0)
+        let top = first.firstIndex { $0.contains("┌─ Keys") }
+        let bottom = first.lastIndex { $0.contains("┘") }
+        XCTAssertNotNil(top, first.joined(separator: "\n"))
+        XCTAssertGreaterThanOrEqual(top ?? 0, 2, "the header stays in view:\n\(first.joined(separator: "\n"))")
+        XCTAssertLessThanOrEqual(bottom ?? 99, 21, "so does the status line:\n\(first.joined(separator: "\n"))")
+        XCTAssertTrue(first.contains { $0.contains("more") && $0.contains("↓") }, "it says there is more below")
+        // Scrolled to its end, the rest of the keys are there, and the last line.
+        let end = OverlayView.helpMaxTop(keyMap: .default, screen: Size(rows: 24, columns: 80))
+        XCTAssertGreaterThan(end, 0)
+        let last = rows(end).joined(separator: "\n")
+        XCTAssertTrue(last.contains("Input line:"), last)
+        XCTAssertTrue(last.contains("(end)"), last)
+        // Every key of the map is on one screen or the other.
+        let seen = rows(0).joined() + last
+        for b in KeyMap.default.bindings { XCTAssertTrue(seen.contains(b.command.summary), "\(b.command.summary)") }
+    }
+
+    func testATallTerminalShowsTheWholeListAtOnce() {
+        var s = UIState()
+        s.overlay = .help(top: 0)
+        let (grid, _) = Fixtures.render(s, rows: 40, columns: 120)
+        let text = grid.text()
+        XCTAssertTrue(text.contains("Input line:"), text)
+        XCTAssertFalse(text.contains("more"), text)
+        XCTAssertEqual(OverlayView.helpMaxTop(keyMap: .default, screen: Size(rows: 40, columns: 120)), 0)
+    }
+}
