@@ -121,3 +121,57 @@ extension ReducerTests {
         XCTAssertEqual(userRecords(fx), ["hello", "what's the weather"])
     }
 }
+
+/// A turn over the model's input window is refused before it is sent, saying how large it is and the limit.
+extension ReducerTests {
+    func testAPasteOverTheInputWindowIsRefusedBeforeSending() {
+        live()
+        let paste = String(repeating: "0123456789abcdef", count: 65_536)  // 1 MB
+        s.ui.input = LineEditor(text: paste)
+        let fx = key(KeyEvent(.enter), at: 1)
+        XCTAssertFalse(fx.contains { if case .live(.sendText) = $0 { true } else { false } }, "nothing goes out")
+        XCTAssertEqual(userRecords(fx), [], "nor is it saved as a turn")
+        let said = lines.last?.1 ?? ""
+        XCTAssertEqual(lines.last?.0, .error)
+        XCTAssertTrue(said.contains("262144 tokens"), said)
+        XCTAssertTrue(said.contains("1.0 MB"), said)
+        XCTAssertTrue(said.contains("at most 131072 tokens"), said)
+        XCTAssertTrue(said.contains("gemini-3.8-live"), said)
+        XCTAssertNil(s.typedTurn)
+    }
+
+    func testATurnUnderTheInputWindowIsSent() {
+        live()
+        let long = String(repeating: "word ", count: 80_000)  // 400 KB, about 100,000 tokens
+        s.ui.input = LineEditor(text: long)
+        let fx = key(KeyEvent(.enter), at: 1)
+        XCTAssertTrue(fx.contains { if case .live(.sendText) = $0 { true } else { false } })
+    }
+
+    func testTheLimitIsTheModels() {
+        XCTAssertTrue(TurnSize(text: String(repeating: "a", count: 400_000), model: "gemini-3.8-live").fits)
+        let legacy = TurnSize(text: String(repeating: "a", count: 400_000), model: "gemini-3.1-flash-live-preview")
+        XCTAssertFalse(legacy.fits)
+        XCTAssertEqual(legacy.limit, 32_768)
+        XCTAssertEqual(legacy.estimatedTokens, 100_000)
+        XCTAssertTrue(legacy.refusal?.contains("390 KB") == true, legacy.refusal ?? "")
+    }
+}
+
+extension ReducerTests {
+    func testTheHelpListScrollsOnAShortScreenAndOtherKeysCloseIt() {
+        s.ui.screen = Size(rows: 24, columns: 80)
+        key(.char("?"))
+        XCTAssertEqual(s.ui.overlay, .help(top: 0))
+        key(KeyEvent(.down))
+        XCTAssertEqual(s.ui.overlay, .help(top: 1))
+        key(KeyEvent(.pageDown))
+        key(KeyEvent(.pageDown))
+        let end = OverlayView.helpMaxTop(keyMap: s.keyMap, screen: s.ui.screen)
+        XCTAssertEqual(s.ui.overlay, .help(top: end), "it stops at the end")
+        key(KeyEvent(.up))
+        XCTAssertEqual(s.ui.overlay, .help(top: end - 1))
+        key(.char("x"))
+        XCTAssertNil(s.ui.overlay)
+    }
+}

@@ -131,6 +131,7 @@ enum Reducer {
     static func sendText(_ s: inout AppState, _ text: String, now: Double) -> [Effect] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return [] }
+        if let refusal = TurnSize(text: trimmed, model: s.ui.header.model).refusal { return system(&s, refusal, error: true) }
         let overReply = s.talk.reply != .idle
         var fx = finishModelEntry(&s, interrupted: overReply)
         fx += finishUserEntry(&s)
