@@ -78,7 +78,10 @@ if [[ -n "$sanitize" ]]; then
     # exitcode=0: a race found in a child (parley under tmux, `parley ask`) is counted from its report, not
     # turned into a failed exit status that a test would read as a different failure.
     export TSAN_OPTIONS="log_path=$reports_dir/report halt_on_error=0 exitcode=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
-    export ASAN_OPTIONS="log_path=$reports_dir/report detect_leaks=0 ${ASAN_OPTIONS:-}"
+    # The crash signals stay parley's own: TmuxSmokeTests raises them on purpose to see the terminal restored,
+    # and ASan's handlers (or the Swift runtime's backtracer, whose stack reads ASan flags) would stand in the way.
+    export ASAN_OPTIONS="log_path=$reports_dir/report detect_leaks=0 handle_segv=0 handle_sigbus=0 handle_sigfpe=0 handle_sigill=0 handle_abort=0 ${ASAN_OPTIONS:-}"
+    export SWIFT_BACKTRACE=enable=no
 fi
 # The official Python SDK, for the test that runs it against `parley simulate`; that test says why it skips
 # when pip cannot install it.
