@@ -9,13 +9,13 @@ struct Ask: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ask one question (text or a WAV file) and print the transcripts.",
         discussion: """
-            Like the full-screen app, ask reconnects after a transient close (and asks again if its question had
-            no answer yet), waits through a network outage, and continues in a new session if the service cannot
+            Like the full-screen app, ask reconnects after a transient close (and asks again if its question had \
+            no answer yet), waits through a network outage, and continues in a new session if the service cannot \
             resume the old one. Failures print the close code, the server's reason and what to do.
 
-            Exit status: 0 the turn completed · 3 the budget (--budget) was reached: the answer is printed whole, nothing
-            more is asked · 64 bad command line · 69 the service refused the request for good
-            (key, model or options, account: quota, billing, API disabled) · 75 gave up on a transient failure or
+            Exit status: 0 the turn completed · 3 the budget (--budget) was reached: the answer is printed whole, \
+            nothing more is asked · 64 bad command line · 69 the service refused the request for good \
+            (key, model or options, account: quota, billing, API disabled) · 75 gave up on a transient failure or \
             an outage after --timeout · 78 bad config file · 1 anything else.
             """
     )
@@ -59,6 +59,10 @@ struct Ask: AsyncParsableCommand {
     func run() async throws {
         NetworkThreads.useOne()
         let config = try report { try common.resolve() }
+        if let refusal = TurnSize(text: text.joined(separator: " "), model: config.model).refusal {
+            StandardStream.write("parley: \(refusal)\n", to: 2)
+            throw ExitCode(64)
+        }
         if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
         let credential = try report { try config.credential() }
         let speech = try report { try audio.map(AskAudio.loadQuestion) }

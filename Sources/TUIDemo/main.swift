@@ -205,7 +205,7 @@ let launchToFrame = processAge(at: firstFrame)
     switch cmd {
     case .pushToTalk: return []
     case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
-    case .help: state.overlay = .help; return [.overlay, .status]
+    case .help: state.overlay = .help(top: 0); return [.overlay, .status]
     case .latencyStats:
         state.overlay = .latencyStats(LatencyStats(stages: [
             .init(title: "first words on screen", explanation: "(demo figures)", count: 3, lastMs: 380, p50Ms: 412, p95Ms: 530),

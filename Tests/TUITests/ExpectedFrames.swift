@@ -245,17 +245,19 @@ gemini  Sure — here is┌─ Keys ──────────────�
                                                                                │
  mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
  spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
- any key closes
+ ↑↓ scroll  any other key closes
 """#,
         "help_80x24": #"""
- p┌─ Keys ──────────────────────────────────────────────────────────────────┐O
- s│ Space         talk: hold Space (or tap to start, tap again to stop)     │ld
-yo│ v             choose a voice                                            │
-ge│ m             switch push-to-talk / open mic                            │
-  │ Tab i         type a message (Enter sends, Esc leaves)                  │
-  │ t             focus the tool-call log (↑↓ select, Enter expand)         │
-yo│ ?             this help                                                 │
-ge│ L             latency per turn: first words, audio, sound (p50/p95)     │
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+yo┌─ Keys ──────────────────────────────────────────────────────────────────┐
+ge│ Space         talk: hold Space (or tap to start, tap again to stop)     │
+  │ v             choose a voice                                            │
+  │ m             switch push-to-talk / open mic                            │
+yo│ Tab i         type a message (Enter sends, Esc leaves)                  │
+ge│ t             focus the tool-call log (↑↓ select, Enter expand)         │
+  │ ?             this help                                                 │
+  │ L             latency per turn: first words, audio, sound (p50/p95)     │
   │ $             usage per turn: tokens by modality, cost, context, budget │
   │ q             quit                                                      │
   │ Ctrl-C        interrupt the reply; quit when idle                       │
@@ -263,15 +265,13 @@ ge│ L             latency per turn: first words, audio, sound (p50/p95)     �
   │ PgDn          scroll the transcript down a page                         │
   │ Home          go to the start of the conversation                       │
   │ End           go to the newest line (follow)                            │
-  │ Up            scroll up one line                                        │
-  │ Down          scroll down one line                                      │
-─ │ e             export the transcript as Markdown                         │───
- g│ T             show or fold the model's thoughts                         │ ms
- r│ r             offline: reconnect now instead of waiting                 │
- s│ c             camera or screen sharing on or off                        │5 s
- m│ Ctrl-O        attach an image to the next turn                          │
- s│                                                                         │
- a└──────────────────────────────────────────────────────── any key closes ─┘
+─ │ Up            scroll up one line                                        │───
+ g│ Down          scroll down one line                                      │ ms
+ r│ e             export the transcript as Markdown                         │
+ s│ ↓ 7 more                                                                │5 s
+ m└──────────────────────────────── ↑↓ PgUp PgDn scroll · other keys close ─┘
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ ↑↓ scroll  any other key closes
 """#,
         "interrupted_120x40": #"""
  parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO

@@ -18,6 +18,12 @@ struct AppState: Sendable {
     /// The connection is lost and being retried (typed turns queue, the mic pauses).
     var offline = false
     var typedTurn: TypedTurn?
+    /// The last user turn (typed, or spoken once transcribed) until a reply to it starts. The session sends an
+    /// unanswered turn again on a new connection (`turnResent`) and the service transcribes it a second time;
+    /// that repeat is absorbed like a typed turn's echo, so the question stays one record.
+    var unanswered: String?
+    /// Typed turns waiting in the offline queue, by queue id: their echo comes when they go out.
+    var queuedTexts: [Int: String] = [:]
     var userEntry: Int?
     var modelEntry: Int?
     /// The thought streaming now, if any.

@@ -70,7 +70,18 @@ extension Reducer {
                 s.ui.overlay = nil
                 return chooseVoice(&s, name)
             }
-        case .help, .message:
+        case .help(let top):
+            // The list scrolls where the screen is too short for it; any other key closes it.
+            let end = OverlayView.helpMaxTop(keyMap: s.keyMap, screen: s.ui.screen)
+            let page = max(1, s.ui.screen.rows - 8)
+            switch k.key {
+            case .up: s.ui.overlay = .help(top: max(0, top - 1))
+            case .down: s.ui.overlay = .help(top: min(end, top + 1))
+            case .pageUp: s.ui.overlay = .help(top: max(0, top - page))
+            case .pageDown: s.ui.overlay = .help(top: min(end, top + page))
+            default: s.ui.overlay = nil
+            }
+        case .message:
             s.ui.overlay = nil
         case .latencyStats:
             // Left open while other keys are pressed: it updates as turns are timed.
@@ -143,7 +154,7 @@ extension Reducer {
             if s.ui.toolLog.selected == nil, !s.ui.toolLog.calls.isEmpty { s.ui.toolLog.selected = s.ui.toolLog.calls.count - 1 }
             return []
         case .help:
-            s.ui.overlay = .help
+            s.ui.overlay = .help(top: 0)
             return []
         case .latencyStats:
             s.ui.overlay = .latencyStats(s.latency.stats)

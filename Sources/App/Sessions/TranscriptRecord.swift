@@ -5,8 +5,9 @@ import Live
 struct TranscriptRecord: Codable, Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
-    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued` (a typed
-    /// turn waiting while offline), `sent` (a queued turn sent; `turnID` names it).
+    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued`
+    /// (a typed turn waiting while offline), `sent` (a queued turn sent; `turnID` names it), `resent` (the last user
+    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known).
     var kind: String
     var text: String?
     var interrupted: Bool?
@@ -87,6 +88,12 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     static func sent(id: Int) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "sent")
         r.turnID = id
+        return r
+    }
+
+    static func resent(_ question: String?) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "resent")
+        r.text = question
         return r
     }
 

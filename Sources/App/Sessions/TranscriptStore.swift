@@ -144,6 +144,8 @@ final class TranscriptStore {
                 out += "> voice changed to \(r.voice ?? "?")\n\n"
             case "sent":
                 out += "> the message queued while offline was sent at \(r.time ?? "?")\n\n"
+            case "resent":
+                out += "> no answer yet: the question was sent again on a new connection\n\n"
             default:
                 break
             }
