@@ -65,9 +65,9 @@ let package = Package(
             ]
         ),
         // Audio I/O over PulseAudio; the only module that calls pa_*.
-        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing"]),
+        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime"]),
         // Audio sources and sinks without devices, for tests.
-        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio"]),
+        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The parley executable.
@@ -100,7 +100,7 @@ let package = Package(
             name: "LiveSimulatorTests",
             dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
         ),
-        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting"]),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
         .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
     ],

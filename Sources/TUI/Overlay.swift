@@ -4,6 +4,8 @@ public enum Overlay: Sendable, Equatable {
     case help
     /// Per-turn latency: each stage's turns, last, p50 and p95.
     case latencyStats(LatencyStats)
+    /// Tokens and money per turn and for the conversation.
+    case usage(UsageTable)
     case confirm(ConfirmModel)
     /// A message box; any key closes it.
     case message(title: String, text: String)

@@ -8,6 +8,9 @@ public enum OverlayView {
         case .latencyStats(let stats):
             let key = keyMap.keys(for: .latencyStats).first.map { "\($0) or " } ?? ""
             return box(title: "Latency per turn", body: LatencyStatsView.body(stats, screen: screen), screen: screen, footer: key + "Esc closes")
+        case .usage(let table):
+            let key = keyMap.keys(for: .usageStats).first.map { "\($0) or " } ?? ""
+            return box(title: "Usage and cost", body: UsageView.body(table, screen: screen), screen: screen, footer: key + "Esc closes")
         case .confirm(let c): return confirm(c, screen: screen)
         case .message(let title, let text):
             return box(title: title, body: wrapBody(TerminalText.sanitized(text), role: .menu, screen: screen), screen: screen, footer: "any key closes")

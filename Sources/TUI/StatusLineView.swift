@@ -25,6 +25,7 @@ public enum StatusLineView {
         case .confirm?: return [("y", "yes"), ("N", "no")]
         case .help?, .message?: return [("any key", "closes")]
         case .latencyStats?: return [(k(.latencyStats) + "/Esc", "closes")]
+        case .usage?: return [(k(.usageStats) + "/Esc", "closes")]
         case .pathPrompt?: return [("Tab", "complete"), ("Enter", "attach"), ("Esc", "cancel")]
         case nil: break
         }

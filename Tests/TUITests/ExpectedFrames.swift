@@ -213,32 +213,32 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   �
         bay.                                                                   │ run_shell {"cmd":"ls -… denied
       · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
 you     東京の天気は？ 😀 ありがとう                                           │
-gemini  Sure — here is ┌─ Keys ────────────────────────────────────────────────────────────────┐
-                       │ Space         talk: hold Space (or tap to start, tap again to stop)   │
-                       │ v             choose a voice                                          │
-                       │ m             switch push-to-talk / open mic                          │
-                       │ Tab i         type a message (Enter sends, Esc leaves)                │
-                       │ t             focus the tool-call log (↑↓ select, Enter expand)       │
-                       │ ?             this help                                               │
-                       │ L             latency per turn: first words, audio, sound (p50/p95)   │
-                       │ q             quit                                                    │
-                       │ Ctrl-C        interrupt the reply; quit when idle                     │
-                       │ PgUp          scroll the transcript up a page                         │
-                       │ PgDn          scroll the transcript down a page                       │
-                       │ Home          go to the start of the conversation                     │
-                       │ End           go to the newest line (follow)                          │
-                       │ Up            scroll up one line                                      │
-                       │ Down          scroll down one line                                    │
-                       │ e             export the transcript as Markdown                       │
-                       │ T             show or fold the model's thoughts                       │
-                       │ r             offline: reconnect now instead of waiting               │
-                       │ c             camera or screen sharing on or off                      │
-                       │ Ctrl-O        attach an image to the next turn                        │
-                       │                                                                       │
-                       │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
-                       │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
-                       └────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
+gemini  Sure — here is┌─ Keys ──────────────────────────────────────────────────────────────────┐
+                      │ Space         talk: hold Space (or tap to start, tap again to stop)     │
+                      │ v             choose a voice                                            │
+                      │ m             switch push-to-talk / open mic                            │
+                      │ Tab i         type a message (Enter sends, Esc leaves)                  │
+                      │ t             focus the tool-call log (↑↓ select, Enter expand)         │
+                      │ ?             this help                                                 │
+                      │ L             latency per turn: first words, audio, sound (p50/p95)     │
+                      │ $             usage per turn: tokens by modality, cost, context, budget │
+                      │ q             quit                                                      │
+                      │ Ctrl-C        interrupt the reply; quit when idle                       │
+                      │ PgUp          scroll the transcript up a page                           │
+                      │ PgDn          scroll the transcript down a page                         │
+                      │ Home          go to the start of the conversation                       │
+                      │ End           go to the newest line (follow)                            │
+                      │ Up            scroll up one line                                        │
+                      │ Down          scroll down one line                                      │
+                      │ e             export the transcript as Markdown                         │
+                      │ T             show or fold the model's thoughts                         │
+                      │ r             offline: reconnect now instead of waiting                 │
+                      │ c             camera or screen sharing on or off                        │
+                      │ Ctrl-O        attach an image to the next turn                          │
+                      │                                                                         │
+                      │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close            │
+                      │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave   │
+                      └──────────────────────────────────────────────────────── any key closes ─┘
                                                                                │
                                                                                │
                                                                                │
@@ -248,30 +248,30 @@ gemini  Sure — here is ┌─ Keys ──────────────�
  any key closes
 """#,
         "help_80x24": #"""
- pa┌─ Keys ────────────────────────────────────────────────────────────────┐MO
- se│ Space         talk: hold Space (or tap to start, tap again to stop)   │old
-you│ v             choose a voice                                          │
-gem│ m             switch push-to-talk / open mic                          │
-   │ Tab i         type a message (Enter sends, Esc leaves)                │
-   │ t             focus the tool-call log (↑↓ select, Enter expand)       │
-you│ ?             this help                                               │
-gem│ L             latency per turn: first words, audio, sound (p50/p95)   │
-   │ q             quit                                                    │
-   │ Ctrl-C        interrupt the reply; quit when idle                     │
-   │ PgUp          scroll the transcript up a page                         │
-   │ PgDn          scroll the transcript down a page                       │
-   │ Home          go to the start of the conversation                     │
-   │ End           go to the newest line (follow)                          │
-   │ Up            scroll up one line                                      │
-   │ Down          scroll down one line                                    │
-   │ e             export the transcript as Markdown                       │
-─ t│ T             show or fold the model's thoughts                       │────
- ge│ r             offline: reconnect now instead of waiting               │0 ms
- ru│ c             camera or screen sharing on or off                      │
- se│ Ctrl-O        attach an image to the next turn                        │.5 s
- mi│                                                                       │
- sp│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
- an└────────────────────────────────────────────────────── any key closes ─┘
+ p┌─ Keys ──────────────────────────────────────────────────────────────────┐O
+ s│ Space         talk: hold Space (or tap to start, tap again to stop)     │ld
+yo│ v             choose a voice                                            │
+ge│ m             switch push-to-talk / open mic                            │
+  │ Tab i         type a message (Enter sends, Esc leaves)                  │
+  │ t             focus the tool-call log (↑↓ select, Enter expand)         │
+yo│ ?             this help                                                 │
+ge│ L             latency per turn: first words, audio, sound (p50/p95)     │
+  │ $             usage per turn: tokens by modality, cost, context, budget │
+  │ q             quit                                                      │
+  │ Ctrl-C        interrupt the reply; quit when idle                       │
+  │ PgUp          scroll the transcript up a page                           │
+  │ PgDn          scroll the transcript down a page                         │
+  │ Home          go to the start of the conversation                       │
+  │ End           go to the newest line (follow)                            │
+  │ Up            scroll up one line                                        │
+  │ Down          scroll down one line                                      │
+─ │ e             export the transcript as Markdown                         │───
+ g│ T             show or fold the model's thoughts                         │ ms
+ r│ r             offline: reconnect now instead of waiting                 │
+ s│ c             camera or screen sharing on or off                        │5 s
+ m│ Ctrl-O        attach an image to the next turn                          │
+ s│                                                                         │
+ a└──────────────────────────────────────────────────────── any key closes ─┘
 """#,
         "interrupted_120x40": #"""
  parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO

@@ -35,6 +35,12 @@ extension Reducer {
             case .leave:
                 s.ui.input = nil
             case .submit(let text):
+                if s.usage.overBudget, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    // Nothing typed is lost: it stays in the input line until the user says to go on.
+                    s.ui.input = LineEditor(text: text, history: editor.history)
+                    askBudget(&s)
+                    return []
+                }
                 s.ui.input = editor
                 return submitTyped(&s, text, now: now) ?? sendText(&s, text, now: now)
             }
@@ -69,8 +75,22 @@ extension Reducer {
         case .latencyStats:
             // Left open while other keys are pressed: it updates as turns are timed.
             if k.key == .escape || s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) == .latencyStats { s.ui.overlay = nil }
+        case .usage:
+            // Like the latency view: it follows the turns until its key or Esc closes it.
+            if k.key == .escape || s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) == .usageStats { s.ui.overlay = nil }
         case .pathPrompt(let editor):
             return pathPromptKey(&s, editor, k)
+        case .confirm(var model) where s.budgetAsking:
+            switch model.handle(k, screen: s.ui.screen) {
+            case .yes: return answerBudget(&s, yes: true)
+            case .no: return answerBudget(&s, yes: false)
+            case .quit:
+                s.budgetAsking = false
+                s.ui.overlay = nil
+                return quit(&s, now: now)
+            case .changed: s.ui.overlay = .confirm(model)
+            case .none: break
+            }
         case .confirm(var model):
             let answer = model.handle(k, screen: s.ui.screen)
             if answer == .quit {
@@ -128,6 +148,9 @@ extension Reducer {
         case .latencyStats:
             s.ui.overlay = .latencyStats(s.latency.stats)
             return []
+        case .usageStats:
+            s.ui.overlay = .usage(s.usage.table)
+            return []
         case .quit:
             return quit(&s, now: now)
         case .interruptOrQuit:
@@ -164,6 +187,10 @@ extension Reducer {
     static func space(_ s: inout AppState, _ k: KeyEvent, now: Double) -> [Effect] {
         if s.talk.mode == .open {
             guard k.kind == .press else { return [] }
+            if s.usage.overBudget {
+                askBudget(&s)
+                return []
+            }
             if s.talk.isMuted {
                 s.talk.mic = .closed
                 return openMicIfWanted(&s)

@@ -89,9 +89,7 @@ extension Reducer {
         case .resumptionUpdate(let resumable):
             if resumable { fx.append(.saveResumeHandle) }
         case .usage(let u):
-            if let t = u.totalTokenCount { s.tokens += t }
-            s.ui.header.tokens = s.tokens
-            fx.append(.record(.usage(u)))
+            fx += usage(&s, u, now: now)
         case .connectionClosed:
             // Open mic keeps streaming: the session holds the audio until the next connection is live.
             s.connected = false
@@ -151,6 +149,11 @@ extension Reducer {
         s.goAwayDeadline = nil
         s.ui.header.connection = .live
         if first { s.sessionStartedAt = now }
+        if !s.carryRecorded, s.usage.ledger.carried.turns > 0 {
+            // The budget is per conversation: this part's transcript says what the earlier parts spent.
+            s.carryRecorded = true
+            fx.append(.record(.usageCarried(s.usage.ledger.carried)))
+        }
         if let voice = s.pendingVoice {
             s.pendingVoice = nil
             s.voice = voice

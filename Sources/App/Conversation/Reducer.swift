@@ -105,6 +105,11 @@ enum Reducer {
                 s.ui.status = "no audio: press Tab to type instead"
                 return []
             }
+            guard !s.usage.overBudget else {
+                _ = s.talk.gesture.cancel()
+                askBudget(&s)
+                return []
+            }
             s.latency.userStarted()
             if s.talk.reply != .idle, let m = s.modelEntry {
                 // Talking over the model interrupts it (START_OF_ACTIVITY_INTERRUPTS).
@@ -124,7 +129,7 @@ enum Reducer {
 
     /// Opens the mic for open-mic mode once the connection is live (unless muted or soundless).
     static func openMicIfWanted(_ s: inout AppState) -> [Effect] {
-        guard s.talk.mode == .open, s.talk.mic == .closed, s.audioAvailable, s.connected else { return [] }
+        guard s.talk.mode == .open, s.talk.mic == .closed, s.audioAvailable, s.connected, !s.usage.overBudget else { return [] }
         return s.talk.openMic()
     }
 

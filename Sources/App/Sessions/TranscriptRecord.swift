@@ -5,7 +5,7 @@ import Live
 struct TranscriptRecord: Codable, Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
-    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `reconnect`, `voice`, `queued` (a typed
+    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued` (a typed
     /// turn waiting while offline), `sent` (a queued turn sent; `turnID` names it).
     var kind: String
     var text: String?
@@ -22,6 +22,22 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var resumed: Bool?
     /// The id of a queued typed turn, in its `queued` and `sent` records.
     var turnID: Int?
+    /// `usageCarried`: what the earlier parts of a resumed conversation used.
+    var carried: UsageCarry?
+    /// The transcript format, in `session` records; a reader stops at a format newer than its own.
+    var format: Int?
+    /// The system instruction (the persona) a `session` record started with.
+    var system: String?
+    /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
+    var usd: Double?
+
+    /// The format this parley writes and reads.
+    static let format = 1
+
+    /// The kinds this parley reads; a reader names any other and skips it.
+    enum Kind: String, CaseIterable {
+        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent
+    }
 
     init(kind: String) { self.kind = kind }
 
@@ -46,6 +62,12 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     static func usage(_ u: UsageMetadata) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "usage")
         r.usage = u
+        return r
+    }
+
+    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "usageCarried")
+        r.carried = c
         return r
     }
 
@@ -75,10 +97,14 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
-    static func session(model: String, voice: String) -> TranscriptRecord {
+    /// The first record of a conversation; `continued` when a later run goes on with it in the same file.
+    static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "session")
+        r.format = format
         r.model = model
         r.voice = voice
+        r.system = system
+        if continued { r.resumed = true }
         return r
     }
 }

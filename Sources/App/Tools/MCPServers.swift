@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import Live
 import Logging
 import Synchronization
@@ -209,7 +210,7 @@ struct Exited: Error, CustomStringConvertible {
 /// is then cancelled and left behind, not awaited (a connection to a dead server may never notice). Cancelling
 /// the caller cancels the body.
 func withTimeout<T: Sendable>(
-    _ seconds: Double, what: String, abort: @escaping @Sendable () -> (any Error)? = { nil },
+    _ seconds: Double, what: String, time: TimeSource = .monotonic, abort: @escaping @Sendable () -> (any Error)? = { nil },
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let once = Once()
@@ -230,9 +231,9 @@ func withTimeout<T: Sendable>(
                 if once.claim() { c.resume(throwing: CancellationError()) }
             }
             Task {
-                let deadline = ContinuousClock.now + .milliseconds(Int64(min(seconds, 1e9) * 1000))
+                let deadline = time.now() + min(seconds, 1e9)
                 var reason: any Error = TimedOut(what: what, seconds: seconds)
-                while ContinuousClock.now < deadline {
+                while time.now() < deadline {
                     try? await Task.sleep(for: .milliseconds(50))
                     if once.isClaimed { return }
                     if let e = abort() {
