@@ -83,7 +83,7 @@ final class MCPServers: Sendable {
         do {
             // One time limit for the whole start, however many pages the tools come in.
             let tools = try await withTimeout(timeout, what: "the start (initialize, tools/list)") {
-                try await client.connect(clientVersion: Parley.configuration.version, timeout: timeout)
+                try await client.connect(clientVersion: ParleyVersion.text, timeout: timeout)
                 return try await client.listAllTools(timeout: timeout)
             }
             return .success((client, process, tools))
