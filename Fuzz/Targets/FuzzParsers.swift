@@ -2,9 +2,7 @@ import Foundation
 import Glibc
 import Live
 import Logging
-import MCP
 import PulseAudio
-import Synchronization
 import TUI
 
 /// The parsers that read what parley does not control, each driven the way parley drives it: decode, then use
@@ -90,24 +88,18 @@ enum FuzzParsers {
         defer { close(fds[0]) }
         _ = body.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         close(fds[1])
-        let (lines, sink) = AsyncThrowingStream<Data, any Error>.makeStream()
-        LineTransport.readLines(fd: fds[0], limit: 16 + Int(first) * 64, stopped: StopFlag(), sink: sink, logger: quiet)
-        let collected = LineBox()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { for try await line in lines { collected.append(line) } } catch {}
-            done.signal()
-        }
-        done.wait()
-        let decoder = JSONDecoder()
-        for line in collected.lines {
-            if let r = try? decoder.decode(Response<ListTools>.self, from: line), case .success(let page) = r.result {
-                for tool in page.tools { _ = MCPServers.geminiSchema(MCPServers.json(tool.inputSchema)) }
+        var lines: [Data] = []
+        LineTransport.readLines(fd: fds[0], limit: 16 + Int(first) * 64, stopped: StopFlag(), logger: quiet) { lines.append($0) }
+        for line in lines {
+            // As the client routes a line: a response is decoded as the request that waits for it would.
+            guard case .response(_, error: nil)? = try? MCP.Incoming(line: line) else { continue }
+            if let page = try? MCP.result(line, as: MCP.ToolsPage.self) {
+                for tool in page.tools { _ = MCPServers.geminiSchema(tool.inputSchema) }
             }
-            if let r = try? decoder.decode(Response<CallTool>.self, from: line), case .success(let result) = r.result {
+            if let result = try? MCP.result(line, as: MCP.CallResult.self) {
                 _ = MCPServers.resultText(result.content, limit: Int(first) * 4)
             }
-            _ = try? decoder.decode(Response<Initialize>.self, from: line)
+            _ = try? MCP.result(line, as: MCP.InitializeResult.self)
         }
     }
 
@@ -152,11 +144,4 @@ enum FuzzParsers {
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         return written == data.count ? path : nil
     }
-}
-
-/// Lines collected by a task, read after it ends.
-final class LineBox: Sendable {
-    private let stored = Mutex<[Data]>([])
-    func append(_ line: Data) { stored.withLock { $0.append(line) } }
-    var lines: [Data] { stored.withLock { $0 } }
 }
