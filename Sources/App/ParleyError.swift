@@ -9,6 +9,8 @@ enum ParleyError: Error, CustomStringConvertible {
     case usage(String)
     /// A transient failure or an outage outlasted the time allowed (EX_TEMPFAIL: trying later may work).
     case gaveUp(String)
+    /// No credential could be had (credentials files, the metadata server, gcloud, a token command).
+    case credential(CredentialFailure)
 
     var description: String {
         switch self {
@@ -25,6 +27,8 @@ enum ParleyError: Error, CustomStringConvertible {
             return "the Live service \(reason)"
         case .usage(let text), .gaveUp(let text):
             return text
+        case .credential(let failure):
+            return "\(failure.message)\n  \(failure.hint)"
         }
     }
 
@@ -34,7 +38,7 @@ enum ParleyError: Error, CustomStringConvertible {
     var exitCode: Int32 {
         switch self {
         case .usage: 64
-        case .config: 78
+        case .config, .credential: 78
         case .closed(let reason): reason.isFatal ? 69 : 75
         case .gaveUp: 75
         case .noAPIKey, .file: 1

@@ -24,14 +24,18 @@ public struct LiveConfiguration: Sendable {
     public var watchNetwork: Bool
     /// Notice replies that never come or are silent, and recover; nil turns the watchdog off.
     public var watchdog: ReplyWatchdog.Policy?
+    /// Asked for the credential before each connection (access tokens, ephemeral tokens from a token command);
+    /// nil sends `credential` every time.
+    public var authorizer: (any ConnectionAuthorizer)?
 
     public init(
-        endpoint: String? = nil, credential: Credential, setup: Setup,
+        endpoint: String? = nil, credential: Credential, authorizer: (any ConnectionAuthorizer)? = nil, setup: Setup,
         policy: ConnectionMachine.Policy = .init(), heldAudioLimit: Int = 30 * 32_000,
         offlineAudioLimit: Int = 2 * 32_000, queuedTextLimit: Int = 50, watchNetwork: Bool = true,
         watchdog: ReplyWatchdog.Policy? = .init()
     ) {
         self.watchdog = watchdog
+        self.authorizer = authorizer
         self.endpoint = endpoint
         self.credential = credential
         self.setup = setup
@@ -129,7 +133,9 @@ public final class LiveSession: Sendable {
         self.transport = transport
         self.playback = playback
         self.logger = logger
-        var initial = Core(configuration: configuration, machine: ConnectionMachine(policy: configuration.policy))
+        var policy = configuration.policy
+        if configuration.authorizer?.canRenew == true { policy.renewsCredentials = true }
+        var initial = Core(configuration: configuration, machine: ConnectionMachine(policy: policy))
         initial.watchdog = configuration.watchdog.map { ReplyWatchdog(policy: $0) }
         core = Mutex(initial)
     }
@@ -423,6 +429,21 @@ public final class LiveSession: Sendable {
             case .connect(let id, let handle):
                 events.append(.connecting(attempt: attemptNumber(core.machine.state), resuming: handle != nil))
                 let configuration = core.configuration
+                if let authorizer = configuration.authorizer {
+                    // The credential may need a token endpoint or a command: fetched off the lock, then opened
+                    // if this connection is still the one wanted.
+                    Task { [weak self] in
+                        do {
+                            let credential = try await authorizer.credential(newSession: handle == nil)
+                            self?.open(id: id, credential: credential)
+                        } catch {
+                            let failure = error as? CredentialFailure ?? CredentialFailure("\(error)", hint: "")
+                            self?.logger.warning("no credential for the next connection: \(failure)")
+                            self?.step(.transportClosed(id: id, .dropped("no credential: \(failure.message)")))
+                        }
+                    }
+                    break
+                }
                 core.connections[id] = transport.open(
                     url: configuration.url, headers: configuration.credential.headers
                 ) { [weak self] event in
@@ -430,7 +451,9 @@ public final class LiveSession: Sendable {
                 }
             case .sendSetup(let id, let handle):
                 var setup = core.configuration.setup
-                setup.sessionResumption = SessionResumptionConfig(handle: handle)
+                var resumption = setup.sessionResumption ?? SessionResumptionConfig()
+                resumption.handle = handle
+                setup.sessionResumption = resumption
                 if let c = core.connections[id] { write(.setup(setup), to: c, id: id, core: &core) }
             case .live(let id, let resumed):
                 events.append(.setupComplete(resumed: resumed))
@@ -451,6 +474,21 @@ public final class LiveSession: Sendable {
             case .freshSession(let cause):
                 logger.info("starting a fresh session: \(cause)")
                 events.append(.freshSession(cause))
+            case .renewCredential(let after):
+                logger.info("the credential was refused (\(after.codeAndReason)); getting a new one")
+                core.configuration.authorizer?.discard()
+            }
+        }
+    }
+
+    /// Opens connection `id` with a credential fetched for it, unless the session moved on meanwhile.
+    private func open(id: Int, credential: Credential) {
+        core.withLock { core in
+            guard case .connecting(id, _) = core.machine.state else { return }
+            core.connections[id] = transport.open(
+                url: core.configuration.endpoint ?? credential.defaultEndpoint, headers: credential.headers
+            ) { [weak self] event in
+                self?.transportEvent(event, id: id)
             }
         }
     }

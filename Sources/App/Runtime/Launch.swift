@@ -29,16 +29,15 @@ struct Launch {
         events: EventQueue, time: TimeSource, logger: Logger
     ) async throws -> Launch {
         var simulator: LiveSimulator?
-        var endpoint = config.endpoint
-        var credential: Credential
+        let access: LiveAccess
         if demo {
             let sim = LiveSimulator(options: try DemoSimulator.options(), logger: logger)
             _ = try await sim.start()
             simulator = sim
-            endpoint = sim.url
-            credential = .none
+            access = LiveAccess(backend: .geminiAPI, endpoint: sim.url, credential: .none, authorizer: nil, source: "the built-in simulator")
         } else {
-            credential = try config.credential()
+            access = try await LiveAccess.prepared(config, time: time)
+            logger.info("connecting to \(access.backend) with \(access.source)")
         }
         var problems: [String] = []
         let audio = AudioIO(config: config, noAudio: noAudio, events: events) { [logger] in logger.warning("\($0)") }
@@ -47,9 +46,8 @@ struct Launch {
         problems += mcpProblems
         let tools = registry
         let session = LiveSession(
-            configuration: LiveConfiguration(
-                endpoint: endpoint, credential: credential,
-                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt)),
+            configuration: access.configuration(
+                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt, backend: access.backend)),
             logger: logger,
             playback: { audio.playbackCommand($0) })
         audio.attach(session)
