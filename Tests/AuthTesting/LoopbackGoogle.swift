@@ -156,7 +156,11 @@ public final class LoopbackGoogle: Sendable {
         else { return "Invalid JWT Signature." }
         guard claims["iss"] as? String == Self.clientEmail else { return "Invalid JWT: iss is not the service account." }
         guard (claims["scope"] as? String)?.split(separator: " ").contains(Substring(Self.scope)) == true else { return "Invalid JWT: scope." }
-        guard claims["aud"] as? String == tokenURI else { return "Invalid JWT: aud must be the token_uri." }
+        // google-auth (Python) always sends Google's own token URL as `aud`, whatever the file's token_uri;
+        // parley sends the token_uri (the same URL in every real key file). Google takes both.
+        guard let aud = claims["aud"] as? String, aud == tokenURI || aud == "https://oauth2.googleapis.com/token" else {
+            return "Invalid JWT: aud must be the token endpoint."
+        }
         guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
             return "Invalid JWT: iat and exp are required."
         }
