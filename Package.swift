@@ -15,7 +15,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // RS256 for service-account JWTs (application default credentials); never hand-rolled.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -82,9 +81,9 @@ let package = Package(
             ]
         ),
         // Audio I/O over PulseAudio; the only module that calls pa_*.
-        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing"]),
+        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime"]),
         // Audio sources and sinks without devices, for tests.
-        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio"]),
+        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The parley executable.
@@ -95,7 +94,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 // `parley doctor` checks TCP and TLS on their own, before the WebSocket upgrade.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -134,7 +132,7 @@ let package = Package(
             name: "LiveSimulatorTests",
             dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
         ),
-        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting"]),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
         .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
     ],

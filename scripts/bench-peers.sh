@@ -5,6 +5,7 @@
 #
 #   scripts/bench-peers.sh                      # 2 rounds of each client
 #   BENCH_ROUNDS=4 BENCH_IDLE_SECONDS=30 scripts/bench-peers.sh
+#   PARLEY_BIN=dist/parley-latest/bin/parley scripts/bench-peers.sh   # the packaged binary instead of a build
 #
 # Installs what it needs: PyAudio and the ALSA pulse plugin from Debian, google-genai and numpy in a venv
 # under .build/bench-venv (with the system's site packages, for PyAudio).
@@ -28,8 +29,12 @@ if ! "$venv/bin/python" -c 'import google.genai, pyaudio, numpy, websockets' 2>/
     /usr/bin/python3 -m venv --system-site-packages "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check google-genai numpy websockets
 fi
-swift build -c release --product parley 2>&1 | { grep -E "error|warning" || true; }
-bin=$(readlink -f "$PWD/.build/release/parley")
+if [[ -n ${PARLEY_BIN:-} ]]; then
+    bin=$(readlink -f "$PARLEY_BIN")  # e.g. the packaged binary, dist/parley-latest/bin/parley
+else
+    swift build -c release --product parley 2>&1 | { grep -E "error|warning" || true; }
+    bin=$(readlink -f "$PWD/.build/release/parley")
+fi
 
 work=$(mktemp -d /tmp/parley-peers.XXXXXX)
 cleanup() {

@@ -5,12 +5,17 @@
 # and goAway → resumed on a new connection. Uses a private PulseAudio daemon and tmux; stops both when done.
 #   scripts/bench.sh            # 60 s per phase
 #   PARLEY_BENCH_SECONDS=20 scripts/bench.sh
+#   PARLEY_BIN=dist/parley-latest/bin/parley scripts/bench.sh   # a given binary (the packaged one) instead of a build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${PARLEY_BENCH_SECONDS:-60}
 scripts/install-deps.sh --test
-swift build -c release --product parley 2>&1 | { grep -E "error|warning" || true; }
-bin=$(readlink -f "$PWD/.build/release/parley")
+if [[ -n ${PARLEY_BIN:-} ]]; then
+    bin=$(readlink -f "$PARLEY_BIN")  # e.g. the packaged binary, dist/parley-latest/bin/parley
+else
+    swift build -c release --product parley 2>&1 | { grep -E "error|warning" || true; }
+    bin=$(readlink -f "$PWD/.build/release/parley")
+fi
 work=$(mktemp -d /tmp/parley-bench.XXXXXX)
 sock=parley-bench-$$
 cleanup() {

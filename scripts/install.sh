@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Builds parley in release mode and installs it like a terminal program: the binary, its bundled themes, bash,
-# zsh and fish completions and a man page (both generated from the command-line definitions).
+# Installs parley like a terminal program: the binary, its bundled themes, bash, zsh and fish completions, a man
+# page and its copyright file. It installs the release scripts/package.sh makes (the Swift runtime linked in),
+# the same build the .deb and the tarball carry:
 #
-#   scripts/install.sh [--prefix DIR] [--no-shell-setup]   install into DIR (default ~/.local, /usr/local as root)
-#   scripts/install.sh [--prefix DIR] --uninstall          remove exactly what the install put there
+#   scripts/install.sh [--prefix DIR] [--no-shell-setup]   from a clone: runs scripts/package.sh, then installs
+#   parley-VERSION/install.sh [...]                        from the unpacked tarball: installs what is beside it
+#   install.sh [--prefix DIR] --uninstall                  remove exactly what the install put there
 #
-# Files go to DIR/bin, DIR/share/parley/themes, DIR/share/man/man1, DIR/share/bash-completion/completions,
-# DIR/share/zsh/site-functions and DIR/share/fish/vendor_completions.d. Everything written (files, new
-# directories, lines added to shell start-up files) is listed in DIR/share/parley/install-manifest, which
-# --uninstall reads.
+# DIR defaults to ~/.local (/usr/local as root). Files go to DIR/bin, DIR/share/parley/themes, DIR/share/man/man1,
+# DIR/share/bash-completion/completions, DIR/share/zsh/site-functions, DIR/share/fish/vendor_completions.d and
+# DIR/share/doc/parley. Everything written (files, new directories, lines added to shell start-up files) is
+# listed in DIR/share/parley/install-manifest, which --uninstall reads.
 #
 # Shell set-up: when DIR/bin is not on a login shell's PATH or bash-completion is not installed, a line that
 # sources DIR/share/parley/shell-init.bash (PATH and the bash completion) is added to ~/.bashrc and to the
 # login file bash reads (~/.bash_profile, ~/.bash_login or ~/.profile), or, as root, /etc/profile.d/parley.sh
 # is written. --no-shell-setup leaves start-up files alone.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+here=$(cd "$(dirname "$0")" && pwd)
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -69,25 +71,25 @@ if (( uninstall )); then
     exit 0
 fi
 
-# ---- build -----------------------------------------------------------------------------------------------
-# The Swift toolchain's usual home when it is not on PATH yet.
-if ! command -v swift >/dev/null && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
-scripts/install-deps.sh
-echo "install.sh: building parley (release); the first build takes a few minutes" >&2
-swift build -c release --product parley 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
-bin=$(swift build -c release --show-bin-path)
-[[ -x $bin/parley ]] || { echo "install.sh: the build did not produce $bin/parley" >&2; exit 1; }
-
-work=$(mktemp -d /tmp/parley-install.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-"$bin/parley" --generate-completion-script bash > "$work/parley.bash"
-"$bin/parley" --generate-completion-script zsh > "$work/_parley"
-"$bin/parley" --generate-completion-script fish > "$work/parley.fish"
-# The man page comes from swift-argument-parser's generate-manual plugin: the same definitions as --help.
-swift package plugin generate-manual --configuration release 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; } >&2
-man_page=$(find .build/plugins/GenerateManual/outputs -name parley.1 -newer "$bin/parley" 2>/dev/null | head -n 1)
-[[ -n $man_page ]] || man_page=$(find .build/plugins/GenerateManual/outputs -name parley.1 2>/dev/null | head -n 1)
-[[ -n $man_page && -s $man_page ]] || { echo "install.sh: generate-manual did not write parley.1" >&2; exit 1; }
+# ---- the files to install ---------------------------------------------------------------------------------
+if [[ -x $here/bin/parley && -d $here/share/parley/themes ]]; then
+    tree=$here  # an unpacked tarball
+elif [[ -f $here/../Package.swift ]]; then
+    "$here/package.sh"
+    tree=$(readlink -f "$here/../dist/parley-latest")
+else
+    echo "install.sh: run it from a parley clone (scripts/install.sh) or from an unpacked release tarball" >&2
+    exit 1
+fi
+[[ -x $tree/bin/parley ]] || { echo "install.sh: no parley binary in $tree/bin" >&2; exit 1; }
+# The binary carries the Swift runtime; the C libraries come from the system.
+missing=$(ldd "$tree/bin/parley" 2>/dev/null | awk '/not found/ { print $1 }' | tr '\n' ' ')
+if [[ -n $missing ]]; then
+    echo "install.sh: parley needs these libraries, which this system lacks: $missing" >&2
+    echo "  Install them with your package manager (Debian and Ubuntu: sudo apt-get install libncursesw6 libpulse0" >&2
+    echo "  libwebrtc-audio-processing1; Fedora: ncurses-libs pulseaudio-libs webrtc-audio-processing), then run this again." >&2
+    exit 1
+fi
 
 # ---- install ---------------------------------------------------------------------------------------------
 # A new install replaces an old one's manifest entries, so --uninstall always matches what is on disk.
@@ -101,17 +103,18 @@ make_parents() {
     for dir in "${missing[@]}"; do entries+=("dir	$dir"); done
     mkdir -p "$(dirname "$1")"
 }
+work=$(mktemp -d /tmp/parley-install.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 put() {  # put MODE SOURCE DEST
     make_parents "$3"
     install -m "$1" "$2" "$3"
     entries+=("file	$3")
 }
-put 755 "$bin/parley" "$prefix/bin/parley"
-for theme in themes/*.toml; do put 644 "$theme" "$prefix/share/parley/themes/$(basename "$theme")"; done
-put 644 "$work/parley.bash" "$prefix/share/bash-completion/completions/parley"
-put 644 "$work/_parley" "$prefix/share/zsh/site-functions/_parley"
-put 644 "$work/parley.fish" "$prefix/share/fish/vendor_completions.d/parley.fish"
-put 644 "$man_page" "$prefix/share/man/man1/parley.1"
+while IFS= read -r f; do
+    mode=644
+    [[ $f == bin/* ]] && mode=755
+    put "$mode" "$tree/$f" "$prefix/$f"
+done < <(cd "$tree" && find bin share -type f | sort)
 
 # ---- shell set-up ----------------------------------------------------------------------------------------
 on_login_path() {
@@ -159,4 +162,4 @@ for n in "${notes[@]}"; do echo "  Shell set-up: $n."; done
 if [[ $prefix != /usr/local && $prefix != /usr ]]; then
     echo "  zsh: add  fpath=($prefix/share/zsh/site-functions \$fpath)  before compinit in ~/.zshrc."
 fi
-echo "Open a new shell, then try:  parley doctor   (or parley --demo). Remove it with: scripts/install.sh --uninstall${prefix:+ --prefix $prefix}"
+echo "Open a new shell, then try:  parley doctor   (or parley --demo). Remove it with: $0 --uninstall --prefix $prefix"

@@ -9,12 +9,13 @@ struct Ask: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ask one question (text or a WAV file) and print the transcripts.",
         discussion: """
-            Like the full-screen app, ask reconnects after a transient close (and asks again if its question had
-            no answer yet), waits through a network outage, and continues in a new session if the service cannot
+            Like the full-screen app, ask reconnects after a transient close (and asks again if its question had \
+            no answer yet), waits through a network outage, and continues in a new session if the service cannot \
             resume the old one. Failures print the close code, the server's reason and what to do.
 
-            Exit status: 0 the turn completed · 64 bad command line · 69 the service refused the request for good
-            (key, model or options, account: quota, billing, API disabled) · 75 gave up on a transient failure or
+            Exit status: 0 the turn completed · 3 the budget (--budget) was reached: the answer is printed whole, \
+            nothing more is asked · 64 bad command line · 69 the service refused the request for good \
+            (key, model or options, account: quota, billing, API disabled) · 75 gave up on a transient failure or \
             an outage after --timeout · 78 bad config file · 1 anything else.
             """
     )
@@ -58,6 +59,10 @@ struct Ask: AsyncParsableCommand {
     func run() async throws {
         NetworkThreads.useOne()
         let config = try report { try common.resolve() }
+        if let refusal = TurnSize(text: text.joined(separator: " "), model: config.model).refusal {
+            StandardStream.write("parley: \(refusal)\n", to: 2)
+            throw ExitCode(64)
+        }
         if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
         let access: LiveAccess
         do { access = try await LiveAccess.prepared(config) } catch let e as ParleyError { throw report(e) }
@@ -74,6 +79,7 @@ struct Ask: AsyncParsableCommand {
         let tools = registry
         let replyAudio = ReplyAudio()
         let latency = AskLatency()
+        let usage = AskUsage(config: config)
         var oneTurn = config
         oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
         let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil || clip != nil, backend: access.backend)
@@ -102,9 +108,18 @@ struct Ask: AsyncParsableCommand {
         var outcome: ParleyError?
         var completed = false
         var lastClose: CloseReason?
+        var unpricedNoted = false
         loop: for await event in session.events {
             printer.print(event)
             if json, let line = latency.take(event) { StandardStream.write(line + "\n", to: 1) }
+            if case .usage(let u) = event {
+                let line = usage.take(u)
+                if json { StandardStream.write(line + "\n", to: 1) }
+                if config.budget != nil, !usage.state.total.isKnown, !unpricedNoted {
+                    unpricedNoted = true
+                    StandardStream.write("parley: the budget cannot be kept exactly: \(usage.state.total.long); set prices under [prices.\"\(usage.state.prices.model)\"]\n", to: 2)
+                }
+            }
             switch event {
             case .setupComplete where !asked:
                 asked = true
@@ -134,6 +149,10 @@ struct Ask: AsyncParsableCommand {
                 runner.cancel(ids)
             case .turnResent:
                 latency.asked(again: true)
+            case .turnComplete where asked && questionAfterClip && usage.overBudget:
+                // The clip's answer spent the budget: the question is not asked.
+                questionAfterClip = false
+                session.close()
             case .turnComplete where asked && questionAfterClip:
                 questionAfterClip = false
                 session.sendText(question)
@@ -152,12 +171,17 @@ struct Ask: AsyncParsableCommand {
             }
         }
         printer.finish()
-        if json, asked { StandardStream.write(latency.summaryLine + "\n", to: 1) }
+        if json, asked {
+            StandardStream.write(latency.summaryLine + "\n", to: 1)
+            StandardStream.write(usage.summaryJSON + "\n", to: 1)
+        }
+        if usage.state.ledger.turnCount > 0 { StandardStream.write("parley: \(usage.summaryLine)\n", to: 2) }
         await mcp.stop()
         if let saveAudio {
             try report { try AskAudio.saveReply(replyAudio.data, to: saveAudio) }
         }
         if let outcome { throw report(outcome) }
+        if usage.overBudget { throw report(.budgetReached(usage.budgetMessage)) }
         if !completed {
             let offline = session.isOffline || !asked
             let last = lastClose.map { " (last: \($0.codeAndReason), \($0.message))" } ?? ""

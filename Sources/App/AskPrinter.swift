@@ -142,12 +142,7 @@ final class AskPrinter {
         case .toolCallCancellation(let ids): return obj("toolCallCancellation", ["ids": .array(ids.map { .string($0) })])
         case .goAway(let left): return obj("goAway", ["timeLeft": .string(ProtobufDuration.format(left))])
         case .resumptionUpdate(let r): return obj("resumptionUpdate", ["resumable": .bool(r)])
-        case .usage(let u):
-            var f: [String: JSONValue] = [:]
-            if let v = u.promptTokenCount { f["promptTokenCount"] = .number(Double(v)) }
-            if let v = u.responseTokenCount { f["responseTokenCount"] = .number(Double(v)) }
-            if let v = u.totalTokenCount { f["totalTokenCount"] = .number(Double(v)) }
-            return obj("usage", f)
+        case .usage: return nil  // AskUsage prints it, priced and with the running totals
         case .connectionClosed(let r): return obj("connectionClosed", ["code": .number(Double(r.code)), "reason": .string(r.reason)])
         case .reconnecting(let a, let d, let r):
             return obj("reconnecting", ["attempt": .number(Double(a)), "delay": .number(d), "code": .number(Double(r.code)), "reason": .string(r.reason), "message": .string(r.message)])

@@ -83,7 +83,13 @@ struct CommonOptions: ParsableArguments {
         valueName: "command"))
     var tokenCommand: String?
 
+    @Option(help: ArgumentHelp("Stop and ask once the conversation has cost this many US dollars (ask exits with status 3); see `parley models --prices`.", valueName: "dollars"))
+    var budget: Double?
+
     func validate() throws {
+        if let budget, !(budget.isFinite && budget > 0) {
+            throw ValidationError("--budget must be a positive amount of US dollars, e.g. 0.50 (got \(budget))")
+        }
         if let endpoint, !(endpoint.hasPrefix("ws://") || endpoint.hasPrefix("wss://")) {
             throw ValidationError("--endpoint must start with ws:// or wss:// (got \(endpoint))")
         }
@@ -156,6 +162,7 @@ struct CommonOptions: ParsableArguments {
         if let echo, let m = EchoCancelMode(setting: echo) { c.echoCancel = m }
         if googleSearch { c.googleSearch = true }
         if let mediaResolution, let r = MediaResolution(rawValue: mediaResolution.lowercased()) { c.vision.mediaResolution = r }
+        if let budget { c.budget = budget }
         return c
     }
 }

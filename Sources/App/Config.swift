@@ -2,6 +2,7 @@ import Foundation
 import Live
 import PulseAudio
 import TOMLKit
+import TUI
 
 /// parley's settings, from `config.toml` and then the command line.
 struct Config: Sendable, Equatable {
@@ -63,6 +64,33 @@ struct Config: Sendable, Equatable {
         var tokenTimeout = 15
     }
 
+    /// `[usage] budget` / `--budget`: US dollars a conversation may spend before parley asks.
+    var budget: Double?
+    /// `[prices."MODEL"]`: prices that replace or fill in the shipped table.
+    var priceOverrides: [PriceOverride] = []
+
+    /// One `[prices."MODEL"]` table.
+    struct PriceOverride: Sendable, Equatable {
+        var model: String
+        /// Nil: both backends.
+        var backend: Backend?
+        var prices: [PriceKind: Double]
+        var date: String
+        var source: String
+    }
+
+    /// The shipped list prices with the config's overrides.
+    var priceTable: PriceTable {
+        var table = PriceTable.published
+        for o in priceOverrides {
+            table.set(model: o.model, backend: o.backend, o.prices.mapValues { Price($0, date: o.date, source: o.source) })
+        }
+        return table
+    }
+
+    /// Where the conversation is served (Vertex AI for its endpoints), for prices.
+    var backend: Backend { Backend.of(endpoint: endpoint) }
+
     struct ToolSettings: Sendable, Equatable {
         var currentTime = true
         var readFile = false
@@ -91,6 +119,9 @@ struct Config: Sendable, Equatable {
     }
 
     mutating func apply(toml text: String, file: String) throws {
+        if let p = TOMLSafety.problem(in: text) {
+            throw ParleyError.config(file: file, line: p.line, key: "syntax", problem: p.message)
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -102,7 +133,7 @@ struct Config: Sendable, Equatable {
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
             "thinking", "thinking_budget", "language", "affective_dialog", "proactive_audio",
-            "vision", "vertex", "auth",
+            "vision", "vertex", "auth", "usage", "prices",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -175,6 +206,16 @@ struct Config: Sendable, Equatable {
             }
             if let v = try reader.int(t, "token_timeout", section: "auth", range: 1...600) { auth.tokenTimeout = v }
         }
+        if let t = try reader.table(table, "usage") {
+            for key in t.keys where key != "budget" { throw reader.error(key, "unknown setting (known: budget)", section: "usage") }
+            if let v = t["budget"] {
+                guard let d = v.double ?? v.int.map(Double.init), d.isFinite, d > 0 else {
+                    throw reader.error("budget", "must be a positive amount of US dollars, e.g. 0.50", section: "usage")
+                }
+                budget = d
+            }
+        }
+        if let t = try reader.table(table, "prices") { try applyPrices(t, reader: reader, file: file) }
         if let keyTable = try reader.table(table, "keys") {
             for action in keyTable.keys {
                 guard let v = try reader.string(keyTable, action, section: "keys") else { continue }
@@ -241,6 +282,39 @@ struct Config: Sendable, Equatable {
         }
     }
 
+    /// `[prices."MODEL"]` tables: `input_text = 0.75`, `output_audio = 12`, … per million tokens, with optional
+    /// `backend` ("ai-studio" or "vertex"; both when absent), `date` and `source`.
+    mutating func applyPrices(_ t: TOMLTable, reader: ConfigReader, file: String) throws {
+        let kinds = Dictionary(uniqueKeysWithValues: PriceKind.all.map { ($0.configKey, $0) })
+        for model in t.keys.sorted() {
+            let section = "prices.\"\(model)\""
+            guard let entry = t[model]?.table else {
+                throw reader.error(model, "must be a table: [prices.\"\(model)\"] with input_text = …, output_audio = …", section: "prices")
+            }
+            var o = PriceOverride(model: model, backend: nil, prices: [:], date: "set in the config", source: (file as NSString).lastPathComponent)
+            for key in entry.keys.sorted() {
+                switch key {
+                case "backend":
+                    guard let v = try reader.string(entry, key, section: section), let b = Backend(rawValue: v.lowercased().replacingOccurrences(of: "_", with: "-")) else {
+                        throw reader.error(key, "must be \"ai-studio\" or \"vertex\"", section: section)
+                    }
+                    o.backend = b
+                case "date": o.date = try reader.string(entry, key, section: section) ?? o.date
+                case "source": o.source = try reader.string(entry, key, section: section) ?? o.source
+                default:
+                    guard let kind = kinds[key] else {
+                        throw reader.error(key, "unknown price (known: \(PriceKind.all.map(\.configKey).joined(separator: ", ")), backend, date, source)", section: section)
+                    }
+                    guard let v = entry[key], let d = v.double ?? v.int.map(Double.init), d.isFinite, d >= 0 else {
+                        throw reader.error(key, "must be US dollars per million tokens, e.g. 0.75", section: section)
+                    }
+                    o.prices[kind] = d
+                }
+            }
+            priceOverrides.append(o)
+        }
+    }
+
     /// The merged configuration as TOML, secrets redacted.
     var printed: String {
         func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\"" }
@@ -300,6 +374,17 @@ struct Config: Sendable, Equatable {
             lines.append("\n[auth]")
             lines.append("token_command = \(q(command))")
             lines.append("token_timeout = \(auth.tokenTimeout)")
+        }
+        if let budget {
+            lines.append("\n[usage]")
+            lines.append("budget = \(budget)")
+        }
+        for o in priceOverrides {
+            lines.append("\n[prices.\(q(o.model))]")
+            if let b = o.backend { lines.append("backend = \(q(b.rawValue))") }
+            for (k, v) in o.prices.sorted(by: { $0.key < $1.key }) { lines.append("\(k.configKey) = \(v)") }
+            lines.append("date = \(q(o.date))")
+            lines.append("source = \(q(o.source))")
         }
         if !keys.isEmpty {
             lines.append("\n[keys]")

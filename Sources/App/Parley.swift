@@ -16,8 +16,8 @@ struct Parley: ParsableCommand {
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
-        version: "0.1.0",
-        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, Export.self, Doctor.self]
+        version: ParleyVersion.text,
+        subcommands: [Ask.self, Simulate.self, Devices.self, Voices.self, Models.self, History.self, Export.self, Doctor.self]
     )
 
     @OptionGroup var common: CommonOptions
@@ -50,7 +50,9 @@ struct Parley: ParsableCommand {
     }
 
     func run() throws {
-        let launchedAt = TimeSource.monotonic.now()
+        // The one clock: everything the conversation runs on reads it (Launch hands it on).
+        let time = TimeSource.monotonic
+        let launchedAt = time.now()
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
         visionOptions.apply(to: &config.vision)
@@ -70,7 +72,8 @@ struct Parley: ParsableCommand {
             }
         }
         let app = InteractiveApp(
-            config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, launchedAt: launchedAt)
+            config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, time: time,
+            launchedAt: launchedAt)
         let status: Int32
         do {
             status = try app.run()

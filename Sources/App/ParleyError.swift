@@ -11,6 +11,8 @@ enum ParleyError: Error, CustomStringConvertible {
     case gaveUp(String)
     /// No credential could be had (credentials files, the metadata server, gcloud, a token command).
     case credential(CredentialFailure)
+    /// The conversation spent its budget (`--budget`); what was answered is complete.
+    case budgetReached(String)
 
     var description: String {
         switch self {
@@ -25,7 +27,7 @@ enum ParleyError: Error, CustomStringConvertible {
             return "\(path): \(problem)"
         case .closed(let reason):
             return "the Live service \(reason)"
-        case .usage(let text), .gaveUp(let text):
+        case .usage(let text), .gaveUp(let text), .budgetReached(let text):
             return text
         case .credential(let failure):
             return "\(failure.message)\n  \(failure.hint)"
@@ -34,13 +36,14 @@ enum ParleyError: Error, CustomStringConvertible {
 
     /// The exit status: 64 for usage errors (EX_USAGE), 78 for configuration (EX_CONFIG), 69 when the service
     /// refused us for good (EX_UNAVAILABLE: key, request or account), 75 when a transient failure or an outage
-    /// outlasted the time allowed (EX_TEMPFAIL), 1 otherwise.
+    /// outlasted the time allowed (EX_TEMPFAIL), 3 when the budget was reached, 1 otherwise.
     var exitCode: Int32 {
         switch self {
         case .usage: 64
         case .config, .credential: 78
         case .closed(let reason): reason.isFatal ? 69 : 75
         case .gaveUp: 75
+        case .budgetReached: 3
         case .noAPIKey, .file: 1
         }
     }

@@ -98,7 +98,7 @@ public struct ConnectionMachine: Sendable {
         case sendSetup(id: Int, resumeWith: Secret?)
         /// The connection is live: send what was held during the hand-over.
         case live(id: Int, resumed: Bool)
-        case closeTransport(id: Int, code: Int, reason: String)
+        case closeTransport(id: Int, code: Int, reason: ClientClose)
         /// Tell the user a reconnect is scheduled.
         case reconnecting(attempt: Int, delay: Double, after: CloseReason)
         /// The session cannot continue.
@@ -107,6 +107,16 @@ public struct ConnectionMachine: Sendable {
         case freshSession(FreshSessionCause)
         /// The credential was refused as spent or expired: never send it again; the next connection needs a new one.
         case renewCredential(after: CloseReason)
+    }
+
+    /// Why parley closes a connection itself; the raw value is the close frame's reason.
+    public enum ClientClose: String, Sendable, Equatable {
+        case setupTimedOut = "setup timed out"
+        /// A planned move to a new connection (`goAway`, a new voice).
+        case handover = "hand-over"
+        /// The network changed (or the watchdog gave up on the connection): a new one replaces it.
+        case networkChanged = "network changed"
+        case clientClosed = "client closed"
     }
 
     /// Why the conversation moves to a new session on the service.
@@ -240,7 +250,7 @@ public struct ConnectionMachine: Sendable {
                 return connect(attempt: attempt, now: now)
             case .live(let id, _) where evenIfLive:
                 pendingHandover = nil
-                var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: "network changed")]
+                var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: .networkChanged)]
                 actions += connect(attempt: 0, now: now)
                 return actions
             default:
@@ -253,7 +263,7 @@ public struct ConnectionMachine: Sendable {
             state = .closed
             switch old {
             case .connecting(let id, _), .awaitingSetupComplete(let id, _, _), .live(let id, _):
-                return [.closeTransport(id: id, code: 1000, reason: "client closed")]
+                return [.closeTransport(id: id, code: 1000, reason: .clientClosed)]
             default:
                 return []
             }
@@ -264,7 +274,7 @@ public struct ConnectionMachine: Sendable {
         switch state {
         case .awaitingSetupComplete(let id, let attempt, let since) where now >= since + policy.setupTimeout:
             let reason = CloseReason(code: 1006, reason: "no setupComplete within \(Int(policy.setupTimeout)) s")
-            var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: "setup timed out")]
+            var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: .setupTimedOut)]
             state = .connecting(id: id, attempt: attempt)  // so the close below is handled as this attempt's failure
             actions += closed(id: id, reason: reason, now: now)
             return actions
@@ -368,7 +378,7 @@ public struct ConnectionMachine: Sendable {
     private mutating func handover(id: Int, now: Time) -> [Action] {
         pendingHandover = nil
         lastAttempt = 0
-        var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: "hand-over")]
+        var actions: [Action] = [.closeTransport(id: id, code: 1000, reason: .handover)]
         actions += connect(attempt: 0, now: now)
         return actions
     }

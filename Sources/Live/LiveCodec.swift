@@ -36,11 +36,15 @@ public struct LiveCodec: Sendable {
 
     /// Encodes a server message (the simulator's side) the way the service does: pretty-printed with two-space
     /// indents and a trailing newline.
-    public func encode(_ message: ServerMessage) throws -> String { ProtoJSON.prettyPrinted(try Self.jsonText(message)) }
+    /// `usageNaming` picks the backend whose usage field names are written.
+    public func encode(_ message: ServerMessage, usageNaming: UsageMetadata.Naming = .aiStudio) throws -> String {
+        ProtoJSON.prettyPrinted(try Self.jsonText(message, usageNaming: usageNaming))
+    }
 
-    static func jsonText(_ value: some Encodable) throws -> String {
+    static func jsonText(_ value: some Encodable, usageNaming: UsageMetadata.Naming = .aiStudio) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[UsageMetadata.namingKey] = usageNaming
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 

@@ -47,6 +47,8 @@ public struct LiveModel: Sendable, Equatable {
     public let mayOmitTurnComplete: Bool
     /// A function response without `name` counts as a failure.
     public let functionResponseNeedsName: Bool
+    /// The context window in tokens: 131,072 for 3.8 and the native-audio models, 32,768 for the others.
+    public let inputTokenLimit: Int
 
     /// Whether `behavior` / `scheduling` may be sent.
     public var asyncFunctions: Bool { defaultFunctionBehavior != nil }
@@ -60,24 +62,26 @@ public struct LiveModel: Sendable, Equatable {
             id: "gemini-3.8-live", summary: "GA, the default; async functions, proactive audio always on",
             thinking: .none, affectiveDialog: false, proactiveAudio: .alwaysOn, midSessionClientContent: true,
             defaultFunctionBehavior: .nonBlocking, defaultTurnCoverage: "TURN_INCLUDES_ALL_INPUT",
-            textPartsAreThoughts: true, mayOmitTurnComplete: false, functionResponseNeedsName: false),
+            textPartsAreThoughts: true, mayOmitTurnComplete: false, functionResponseNeedsName: false,
+            inputTokenLimit: 131_072),
         LiveModel(
             id: "gemini-3.8-live-extended-thinking", summary: "3.8 with extended thinking (--thinking low|medium|high)",
             thinking: .level(levels: ["low", "medium", "high"]), affectiveDialog: false, proactiveAudio: .alwaysOn,
             midSessionClientContent: true, defaultFunctionBehavior: .nonBlocking,
             defaultTurnCoverage: "TURN_INCLUDES_ALL_INPUT", textPartsAreThoughts: true, mayOmitTurnComplete: false,
-            functionResponseNeedsName: true),
+            functionResponseNeedsName: true, inputTokenLimit: 131_072),
         LiveModel(
             id: "gemini-3.1-flash-live-preview", summary: "legacy; synchronous functions, typed text as realtime input",
             thinking: .level(levels: ["minimal", "low", "medium", "high"]), affectiveDialog: false,
             proactiveAudio: .unsupported, midSessionClientContent: false, defaultFunctionBehavior: nil,
             defaultTurnCoverage: "TURN_INCLUDES_ONLY_ACTIVITY", textPartsAreThoughts: true, mayOmitTurnComplete: true,
-            functionResponseNeedsName: false),
+            functionResponseNeedsName: false, inputTokenLimit: 32_768),
         LiveModel(
             id: "gemini-2.5-flash-native-audio-preview-12-2025", summary: "2.5 native audio; thinking budget, affective dialog",
             thinking: .budget, affectiveDialog: true, proactiveAudio: .optional, midSessionClientContent: true,
             defaultFunctionBehavior: .blocking, defaultTurnCoverage: "TURN_INCLUDES_ONLY_ACTIVITY",
-            textPartsAreThoughts: true, mayOmitTurnComplete: false, functionResponseNeedsName: false),
+            textPartsAreThoughts: true, mayOmitTurnComplete: false, functionResponseNeedsName: false,
+            inputTokenLimit: 131_072),
     ]
 
     /// Other names of a model in the table.
@@ -113,7 +117,8 @@ public struct LiveModel: Sendable, Equatable {
             id: id, summary: summary, thinking: thinking, affectiveDialog: affectiveDialog, proactiveAudio: proactiveAudio,
             midSessionClientContent: midSessionClientContent, defaultFunctionBehavior: defaultFunctionBehavior,
             defaultTurnCoverage: defaultTurnCoverage, textPartsAreThoughts: textPartsAreThoughts,
-            mayOmitTurnComplete: mayOmitTurnComplete, functionResponseNeedsName: functionResponseNeedsName)
+            mayOmitTurnComplete: mayOmitTurnComplete, functionResponseNeedsName: functionResponseNeedsName,
+            inputTokenLimit: inputTokenLimit)
     }
 }
 

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Notices what should make an offline session retry at once: the wall clock jumping ahead of the monotonic
-/// clock (the machine was suspended: the lid closed) and a new default route (another network). A value type
-/// fed with readings, so tests drive it without sleeping or touching /proc.
+/// Notices what should make an offline session retry at once: the clock that counts through suspend getting
+/// ahead of the one that does not (the machine was suspended: the lid closed), and a new default route
+/// (another network). A value type fed with readings of the session's `TimeSource`, so tests drive it without
+/// sleeping or touching /proc.
 public struct NetworkWatch: Sendable {
     public enum Change: Sendable, Equatable {
-        /// The wall clock moved this many seconds more than the monotonic clock: a resume from suspend.
+        /// The machine slept this many seconds: a resume from suspend.
         case resumedFromSuspend(seconds: Double)
         /// The default route changed (or appeared).
         case routeChanged
@@ -13,15 +14,16 @@ public struct NetworkWatch: Sendable {
 
     /// A jump larger than this counts as a suspend.
     public var jumpThreshold: Double
-    private var last: (wall: Double, monotonic: Double, route: String?)?
+    private var last: (now: Double, throughSuspend: Double, route: String?)?
 
     public init(jumpThreshold: Double = 5) { self.jumpThreshold = jumpThreshold }
 
-    /// One reading: wall-clock seconds, monotonic seconds that stop during suspend, the default route.
-    public mutating func observe(wall: Double, monotonic: Double, route: String?) -> Change? {
-        defer { last = (wall, monotonic, route) }
+    /// One reading: `TimeSource.now()` (stops during suspend), `TimeSource.nowThroughSuspend()`, the default
+    /// route.
+    public mutating func observe(now: Double, throughSuspend: Double, route: String?) -> Change? {
+        defer { last = (now, throughSuspend, route) }
         guard let last else { return nil }
-        let jump = (wall - last.wall) - (monotonic - last.monotonic)
+        let jump = (throughSuspend - last.throughSuspend) - (now - last.now)
         if jump > jumpThreshold { return .resumedFromSuspend(seconds: jump) }
         if route != last.route, route != nil { return .routeChanged }
         return nil

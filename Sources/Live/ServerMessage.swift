@@ -153,6 +153,9 @@ public struct SessionResumptionUpdate: Codable, Sendable, Equatable {
     }
 }
 
+/// `usageMetadata`, once per turn with `turnComplete`. Decodes AI Studio's names and Vertex's
+/// (`candidatesTokenCount`, `candidatesTokensDetails`, `trafficType`), each in camelCase or snake_case; a field
+/// of the wrong type reads as absent (usage is never worth dropping the message over). Encodes AI Studio's names.
 public struct UsageMetadata: Codable, Sendable, Equatable {
     public struct ModalityTokenCount: Codable, Sendable, Equatable {
         public var modality: String?
@@ -161,20 +164,117 @@ public struct UsageMetadata: Codable, Sendable, Equatable {
             self.modality = modality
             self.tokenCount = tokenCount
         }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: UsageKey.self)
+            modality = c.lenient(String.self, "modality")
+            tokenCount = c.lenientInt("tokenCount")
+        }
     }
+    /// The whole context so far (it grows every turn and is billed every turn, less what is cached).
     public var promptTokenCount: Int?
     public var cachedContentTokenCount: Int?
+    /// The reply; Vertex calls it `candidatesTokenCount`.
     public var responseTokenCount: Int?
     public var toolUsePromptTokenCount: Int?
     public var thoughtsTokenCount: Int?
     public var totalTokenCount: Int?
     public var promptTokensDetails: [ModalityTokenCount]?
+    public var cacheTokensDetails: [ModalityTokenCount]?
+    /// Vertex calls it `candidatesTokensDetails`.
     public var responseTokensDetails: [ModalityTokenCount]?
+    public var toolUsePromptTokensDetails: [ModalityTokenCount]?
+    /// Vertex only: `ON_DEMAND`, `PROVISIONED_THROUGHPUT`, …
+    public var trafficType: String?
 
     public init(promptTokenCount: Int? = nil, responseTokenCount: Int? = nil, totalTokenCount: Int? = nil) {
         self.promptTokenCount = promptTokenCount
         self.responseTokenCount = responseTokenCount
         self.totalTokenCount = totalTokenCount
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: UsageKey.self)
+        promptTokenCount = c.lenientInt("promptTokenCount")
+        cachedContentTokenCount = c.lenientInt("cachedContentTokenCount")
+        responseTokenCount = c.lenientInt("responseTokenCount") ?? c.lenientInt("candidatesTokenCount")
+        toolUsePromptTokenCount = c.lenientInt("toolUsePromptTokenCount")
+        thoughtsTokenCount = c.lenientInt("thoughtsTokenCount")
+        totalTokenCount = c.lenientInt("totalTokenCount")
+        promptTokensDetails = c.lenient([ModalityTokenCount].self, "promptTokensDetails")
+        cacheTokensDetails = c.lenient([ModalityTokenCount].self, "cacheTokensDetails")
+        responseTokensDetails = c.lenient([ModalityTokenCount].self, "responseTokensDetails")
+            ?? c.lenient([ModalityTokenCount].self, "candidatesTokensDetails")
+        toolUsePromptTokensDetails = c.lenient([ModalityTokenCount].self, "toolUsePromptTokensDetails")
+        trafficType = c.lenient(String.self, "trafficType")
+    }
+
+    /// Which backend's field names to write.
+    public enum Naming: Sendable, Equatable {
+        /// `responseTokenCount`, `responseTokensDetails` (the Gemini API in AI Studio).
+        case aiStudio
+        /// `candidatesTokenCount`, `candidatesTokensDetails` (Vertex AI).
+        case vertex
+    }
+
+    /// Set an encoder's `userInfo[UsageMetadata.namingKey]` to a ``Naming`` to write Vertex's names.
+    public static let namingKey = CodingUserInfoKey(rawValue: "parley.usageNaming")!
+
+    public func encode(to encoder: any Encoder) throws {
+        let vertex = (encoder.userInfo[Self.namingKey] as? Naming) == .vertex
+        var c = encoder.container(keyedBy: UsageKey.self)
+        func put<T: Encodable>(_ v: T?, _ name: String) throws {
+            if let v { try c.encode(v, forKey: UsageKey(stringValue: name)) }
+        }
+        try put(promptTokenCount, "promptTokenCount")
+        try put(cachedContentTokenCount, "cachedContentTokenCount")
+        try put(responseTokenCount, vertex ? "candidatesTokenCount" : "responseTokenCount")
+        try put(toolUsePromptTokenCount, "toolUsePromptTokenCount")
+        try put(thoughtsTokenCount, "thoughtsTokenCount")
+        try put(totalTokenCount, "totalTokenCount")
+        try put(promptTokensDetails, "promptTokensDetails")
+        try put(cacheTokensDetails, "cacheTokensDetails")
+        try put(responseTokensDetails, vertex ? "candidatesTokensDetails" : "responseTokensDetails")
+        try put(toolUsePromptTokensDetails, "toolUsePromptTokensDetails")
+        try put(trafficType, "trafficType")
+    }
+}
+
+/// Any key, so one name can be looked up in camelCase and in snake_case.
+struct UsageKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    /// `promptTokenCount` → `prompt_token_count`.
+    static func snake(_ camel: String) -> String {
+        var out = ""
+        for ch in camel {
+            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        }
+        return out
+    }
+}
+
+extension KeyedDecodingContainer where Key == UsageKey {
+    /// The value under `name` or its snake_case spelling; nil when absent, null or of another type.
+    func lenient<T: Decodable>(_ type: T.Type, _ name: String) -> T? {
+        for key in [name, UsageKey.snake(name)] {
+            if let v = try? decodeIfPresent(T.self, forKey: UsageKey(stringValue: key)) { return v }
+        }
+        return nil
+    }
+
+    /// A count, also when sent as a string (int64 in proto JSON) or as a whole float. Counts are int32 on the
+    /// wire: one outside 0…Int32.max (a broken or hostile frame, an edited transcript) reads as absent, so no
+    /// sum parley keeps can overflow and nothing is negative.
+    func lenientInt(_ name: String) -> Int? {
+        func plausible(_ i: Int) -> Int? { (0...Int(Int32.max)).contains(i) ? i : nil }
+        if let i = lenient(Int.self, name) { return plausible(i) }
+        if let s = lenient(String.self, name), let i = Int(s) { return plausible(i) }
+        if let d = lenient(Double.self, name), d.isFinite, d >= 0, d <= Double(Int32.max), d == d.rounded() { return Int(d) }
+        return nil
     }
 }
 
@@ -182,7 +282,9 @@ public struct UsageMetadata: Codable, Sendable, Equatable {
 public enum ProtobufDuration {
     public static func parse(_ text: String) -> Duration? {
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard t.hasSuffix("s"), let seconds = Double(t.dropLast()), seconds.isFinite, seconds >= 0 else { return nil }
+        // Protobuf's own limit (10,000 years); beyond it the milliseconds would not fit an Int64.
+        guard t.hasSuffix("s"), let seconds = Double(t.dropLast()), seconds.isFinite, seconds >= 0, seconds <= 315_576_000_000
+        else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 

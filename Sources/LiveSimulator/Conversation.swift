@@ -12,6 +12,10 @@ struct Conversation: Sendable, Equatable {
     var nextTranscript = 0
     /// Sequence number for function call ids.
     var nextCall = 0
+    /// Tokens of the user's speech kept in the context (25 a second, as the service counts).
+    var audioTokens = 0
+    /// The previous turn's prompt: the part the service reports as cached on the next turn.
+    var lastPrompt = 0
 
     init(sessionID: Int, model: String) {
         self.sessionID = sessionID

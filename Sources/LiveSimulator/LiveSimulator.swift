@@ -209,7 +209,8 @@ public final class LiveSimulator: Sendable {
         try sync.addHandler(NIOWebSocketFrameAggregator(
             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: Self.maxFrameSize))
         try sync.addHandler(SimulatorConnectionHandler(
-            session: session, store: store, faults: options.faults, textFrames: options.sendTextFrames, logger: logger))
+            session: session, store: store, faults: options.faults, textFrames: options.sendTextFrames,
+            usageNaming: options.usageNaming, logger: logger))
     }
 
     /// The credential in the `Authorization` header (or an API key).

@@ -406,6 +406,8 @@ struct SimulatedSession {
         userSpeaking = false
         let h = heard ?? (turnAudioBytes > 0 ? (words: nextTranscript().split(separator: " ").map(String.init), sent: 0) : nil)
         heard = nil
+        // 16 kHz 16-bit mono: 32,000 bytes a second, 25 tokens a second.
+        if h != nil { conversation?.audioTokens += Int((Double(turnAudioBytes) / 32_000 * 25).rounded(.up)) }
         turnAudioBytes = 0
         guard let h else { return [] }
         return respond(to: h.words.joined(separator: " "), transcribedWords: h.sent, now: now)
@@ -592,7 +594,9 @@ struct SimulatedSession {
             let step = r.steps[r.next]
             r.next += 1
             if step.startsWord { r.wordsSent += 1 }
-            actions.append(.send(step.message))
+            var message = step.message
+            if let u = message.usageMetadata { message.usageMetadata = reported(u) }
+            actions.append(.send(message))
             if step.kind == .turnComplete {
                 reply = nil
                 actions += finishTurn(r, interrupted: false)
@@ -632,10 +636,10 @@ struct SimulatedSession {
             actions.append(.send(Self.content(ServerContent(interrupted: true))))
             var cut = usage(for: r)
             let sent = (cut.responseTokenCount ?? 0) * r.next / max(1, r.steps.count)
+            cut.totalTokenCount = (cut.totalTokenCount ?? 0) - (cut.responseTokenCount ?? 0) + sent
             cut.responseTokenCount = sent
-            cut.totalTokenCount = (cut.promptTokenCount ?? 0) + sent
             cut.responseTokensDetails = cut.responseTokensDetails?.map { .init(modality: $0.modality, tokenCount: sent) }
-            actions.append(.send(ServerMessage(serverContent: ServerContent(turnComplete: true), usageMetadata: cut)))
+            actions.append(.send(ServerMessage(serverContent: ServerContent(turnComplete: true), usageMetadata: reported(cut))))
             actions += finishTurn(r, interrupted: true)
         }
         return actions
@@ -738,16 +742,48 @@ struct SimulatedSession {
         usage(words: r.text.split(separator: " ").count, audioSeconds: r.audioSeconds)
     }
 
-    /// Token counts in the service's proportions: ~1.3 tokens a word, 25 tokens a second of audio.
+    /// Usage the way the service reports it (see PROTOCOL.md "Usage metadata"): the prompt is the whole context
+    /// so far and grows every turn; its details fall short of it (the instruction is not itemised); what the
+    /// previous turn's prompt held comes back as cached; the reply is audio at 25 tokens a second; a native-audio
+    /// model's thoughts are counted apart. Served as Vertex, the same numbers come with `trafficType`.
     private func usage(words: Int, audioSeconds: Double) -> UsageMetadata {
         let historyWords = (conversation?.history ?? []).reduce(0) { $0 + $1.split(separator: " ").count }
-        let prompt = Int((Double(historyWords) * 1.3).rounded(.up))
+        let text = Int((Double(historyWords) * 1.3).rounded(.up))
+        let audio = conversation?.audioTokens ?? 0
+        let images = vision.framesAccepted * Self.tokensPerImage
+        let prompt = Self.instructionTokens + text + audio + images
+        let cached = min(conversation?.lastPrompt ?? 0, prompt) / 2
         let response = config.audioOut ? Int((audioSeconds * 25).rounded(.up)) : Int((Double(words) * 1.3).rounded(.up))
-        var u = UsageMetadata(promptTokenCount: prompt, responseTokenCount: response, totalTokenCount: prompt + response)
-        u.promptTokensDetails = [.init(modality: "TEXT", tokenCount: prompt)]
+        let thoughts = config.model.textPartsAreThoughts && config.audioOut ? Self.thoughtTokens : 0
+        var u = UsageMetadata(promptTokenCount: prompt, responseTokenCount: response, totalTokenCount: prompt + response + thoughts)
+        u.promptTokensDetails = [.init(modality: "TEXT", tokenCount: text)]
+        if audio > 0 { u.promptTokensDetails?.append(.init(modality: "AUDIO", tokenCount: audio)) }
+        if images > 0 { u.promptTokensDetails?.append(.init(modality: "IMAGE", tokenCount: images)) }
+        if cached > 0 {
+            u.cachedContentTokenCount = cached
+            u.cacheTokensDetails = [.init(modality: "TEXT", tokenCount: cached)]
+        }
         u.responseTokensDetails = [.init(modality: config.audioOut ? "AUDIO" : "TEXT", tokenCount: response)]
+        if thoughts > 0 { u.thoughtsTokenCount = thoughts }
+        if options.usageNaming == .vertex { u.trafficType = "ON_DEMAND" }
         return u
     }
+
+    /// Keeps what is reported, so tests can compare every surface with it.
+    private mutating func reported(_ u: UsageMetadata) -> UsageMetadata {
+        if var c = conversation {
+            c.lastPrompt = u.promptTokenCount ?? 0
+            conversation = c
+        }
+        directory.record { $0.usageReported.append(u) }
+        return u
+    }
+
+    /// The system instruction and setup, which the prompt details do not itemise (captures show such gaps).
+    static let instructionTokens = 25
+    static let thoughtTokens = 17
+    /// An image or frame at the default media resolution.
+    static let tokensPerImage = 258
 
     // MARK: - Helpers
 

@@ -20,6 +20,8 @@ struct SimulatedVision {
 
     /// Frames accepted since the last reply about pictures.
     private(set) var framesThisTurn = 0
+    /// Frames and images accepted on this connection (each stays in the context).
+    private(set) var framesAccepted = 0
     /// Of those, how many came while the user was speaking (inside the turn, not between turns).
     private var framesDuringActivity = 0
     private var lastFrame: (jpeg: Data, header: JPEGHeader)?
@@ -44,6 +46,7 @@ struct SimulatedVision {
         }
         lastAcceptedAt = now
         framesThisTurn += 1
+        framesAccepted += 1
         if userSpeaking { framesDuringActivity += 1 }
         lastFrame = (blob.data, header)
         let record = VideoFrameRecord(

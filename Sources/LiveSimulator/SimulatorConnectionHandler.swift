@@ -15,6 +15,7 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
     private var session: SimulatedSession
     private let store: SimulatorStore
     private let textFrames: Bool
+    private let usageNaming: UsageMetadata.Naming
     private let logger: Logger
     private var context: ChannelHandlerContext?
     private var opened = NIODeadline.now()
@@ -24,7 +25,11 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
     private let codec = LiveCodec()
     private var faults: FaultInjector
 
-    init(session: SimulatedSession, store: SimulatorStore, faults: SimulatorFaults, textFrames: Bool, logger: Logger) {
+    init(
+        session: SimulatedSession, store: SimulatorStore, faults: SimulatorFaults, textFrames: Bool,
+        usageNaming: UsageMetadata.Naming = .aiStudio, logger: Logger
+    ) {
+        self.usageNaming = usageNaming
         self.session = session
         self.store = store
         self.faults = FaultInjector(faults: faults, store: store)
@@ -112,7 +117,7 @@ final class SimulatorConnectionHandler: ChannelInboundHandler {
             switch action {
             case .send(let message):
                 do {
-                    let text = try codec.encode(message)
+                    let text = try codec.encode(message, usageNaming: usageNaming)
                     write(text, context: context)
                     wrote = true
                 } catch {

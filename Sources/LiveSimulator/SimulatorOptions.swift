@@ -43,6 +43,9 @@ public struct SimulatorOptions: Sendable {
     public var turnCompleteAfterPlayback: Bool
     /// End turns with `generationComplete` and never send `turnComplete` (seen from 3.1 in the field).
     public var omitTurnComplete = false
+    /// Usage field names as the backend served writes them: Vertex's are `candidatesTokenCount` /
+    /// `candidatesTokensDetails`, with a `trafficType`.
+    public var usageNaming = UsageMetadata.Naming.aiStudio
     /// What the simulator "hears" in audio turns, used in order and cycling.
     public var audioTranscripts: [String]
     /// Send server messages as text frames instead of binary frames.

@@ -26,6 +26,8 @@ public struct SimulatorStats: Sendable, Equatable {
     public var silentReplies = 0
     /// Connections refused or closed at once while the simulator was down.
     public var connectionsRefusedWhileDown = 0
+    /// Every `usageMetadata` sent, in order (one per completed or cut turn), to compare with what a client shows.
+    public var usageReported: [UsageMetadata] = []
     /// The full text of each model reply that was started, in order.
     public var replies: [String] = []
     /// Ids of every function call sent in a `toolCall`.

@@ -2,7 +2,7 @@
 public struct AudioChunk: Sendable {
     /// The samples, mono s16 at the capture rate.
     public var samples: [Int16]
-    /// `MonotonicClock.now()` when this chunk was read from the stream (its last sample was just captured).
+    /// The source's `TimeSource`, in nanoseconds, when this chunk was read from the stream (its last sample was just captured).
     public var timestamp: UInt64
     /// RMS, peak and clipping of the samples.
     public var level: AudioLevel

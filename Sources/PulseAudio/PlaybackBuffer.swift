@@ -9,7 +9,7 @@ public struct PlaybackBuffer: Sendable {
     struct Chunk: Sendable {
         var samples: [Int16]
         var offset: Int          // samples of this chunk already taken
-        var enqueuedAt: UInt64   // MonotonicClock.now() when handed in
+        var enqueuedAt: UInt64   // the sink's `time`, in nanoseconds, when handed in
     }
 
     /// The most samples held at once.

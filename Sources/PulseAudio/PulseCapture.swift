@@ -1,4 +1,5 @@
 import CPulse
+import ParleyTime
 import Dispatch
 import Foundation
 
@@ -44,7 +45,9 @@ public final class PulseCapture: AudioSource {
         public var streamName = "microphone"
         /// Removes what the speaker plays from each chunk before it is metered and delivered (the same
         /// canceller must be given to the playback stream).
-        public var echoCanceller: AcousticEchoCanceller?
+        public var canceller: WebRTCCanceller?
+        /// The clock chunk timestamps and the meter read (the app's one `TimeSource`).
+        public var time: TimeSource = .monotonic
 
         /// Options with the defaults; `device` nil means the default source.
         public init(server: String? = nil, device: String? = nil) {
@@ -93,7 +96,7 @@ public final class PulseCapture: AudioSource {
 
     /// The meter reading of what the microphone hears now.
     public func levels() -> LevelReading {
-        let now = Double(MonotonicClock.now()) / 1e9
+        let now = options.time.now()
         return core.locked { $0.meter.reading(at: now) }
     }
 
@@ -275,8 +278,8 @@ public final class PulseCapture: AudioSource {
         private func chunkCaptured() {
             filled = 0
             var samples = chunk
-            let timestamp = MonotonicClock.now()
-            if let canceller = options.echoCanceller {
+            let timestamp = options.time.nanoseconds()
+            if let canceller = options.canceller {
                 // The chunk's last sample reached the mic `latency` before it was read.
                 let back = latencyNanos() + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
                 canceller.process(&samples, capturedFrom: timestamp > back ? timestamp - back : 0)
@@ -294,7 +297,7 @@ public final class PulseCapture: AudioSource {
             sequence += 1
             if sequence % 50 == 0 {
                 stats.latencySeconds = Double(latencyNanos()) / 1e9
-                stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+                stats.threadCPUSeconds = Double(ThreadCPUTime.nanoseconds()) / 1e9
             }
             if suspendRequested && !gate.isOpen { cork(true) }
         }

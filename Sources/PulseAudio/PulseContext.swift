@@ -1,4 +1,5 @@
 import CPulse
+import ParleyTime
 import Foundation
 
 /// A short-lived connection to a PulseAudio server over the async API, driven by a private `pa_mainloop`
@@ -39,7 +40,7 @@ final class PulseContext {
         if pa_context_connect(ctx, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             throw .noServer(server: where_, reason: PulseContext.errorString(pa_context_errno(ctx)))
         }
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = TimeSource.monotonic.nanoseconds() + UInt64(timeout * 1e9)
         while true {
             let state = pa_context_get_state(ctx)
             if state == PA_CONTEXT_READY { return }
@@ -66,7 +67,7 @@ final class PulseContext {
 
     /// Runs one mainloop iteration, waiting at most until `deadline`. False when the deadline passed.
     private func iterate(until deadline: UInt64) -> Bool {
-        let now = MonotonicClock.now()
+        let now = TimeSource.monotonic.nanoseconds()
         guard now < deadline else { return false }
         let usec = Int32(min(UInt64(Int32.max), (deadline - now) / 1000))
         if pa_mainloop_prepare(mainloop, usec) < 0 { return false }
@@ -82,7 +83,7 @@ final class PulseContext {
                                     reason: PulseContext.errorString(pa_context_errno(context)))
         }
         defer { pa_operation_unref(op) }
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = TimeSource.monotonic.nanoseconds() + UInt64(timeout * 1e9)
         while pa_operation_get_state(op) == PA_OPERATION_RUNNING {
             if pa_context_get_state(context) != PA_CONTEXT_READY {
                 throw .connectionFailed(server: PulseContext.describe(server: server),

@@ -1,4 +1,5 @@
 import CPulse
+import ParleyTime
 import Foundation
 import Synchronization
 
@@ -123,9 +124,9 @@ final class PulseLoop: @unchecked Sendable {
     /// Waits (loop locked) until `done()` holds or `timeout` seconds pass, letting the loop run meanwhile.
     /// Only for opening: callbacks signal, and a short poll covers a server that never answers.
     func wait(timeout: Double, until done: () -> Bool) -> Bool {
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = TimeSource.monotonic.nanoseconds() + UInt64(timeout * 1e9)
         while !done() {
-            if MonotonicClock.now() >= deadline { return false }
+            if TimeSource.monotonic.nanoseconds() >= deadline { return false }
             pa_threaded_mainloop_unlock(mainloop)
             usleep(500)
             pa_threaded_mainloop_lock(mainloop)

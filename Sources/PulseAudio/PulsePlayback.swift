@@ -1,4 +1,5 @@
 import CPulse
+import ParleyTime
 import Foundation
 
 /// Counters of a playback stream.
@@ -76,13 +77,15 @@ public final class PulsePlayback: AudioSink {
         /// reply after a drained turn, and 5 ms of silence in front of it is all that is lost instead.
         public var restartPaddingMilliseconds: Int?
         /// Told, with the loop locked, when the first sample after open, a flush or a drained turn will be heard
-        /// (`MonotonicClock` nanoseconds, usually a few milliseconds ahead): the latency the user feels.
+        /// (nanoseconds on `time`, usually a few milliseconds ahead): the latency the user feels.
         public var onStartHeard: (@Sendable (UInt64) -> Void)?
+        /// The clock write, flush and "heard at" stamps and the meter read (the app's one `TimeSource`).
+        public var time: TimeSource = .monotonic
         /// Record per-chunk timings in `stats` (benchmarks).
         public var recordTimings = false
         /// Told every block written (with when it will be heard) and every flush: the far end of the capture
         /// stream's echo canceller.
-        public var echoCanceller: AcousticEchoCanceller?
+        public var canceller: WebRTCCanceller?
 
         /// Options with the defaults; `device` nil means the default sink.
         public init(server: String? = nil, device: String? = nil, targetLatencyMilliseconds: Int = 20) {
@@ -122,14 +125,14 @@ public final class PulsePlayback: AudioSink {
     /// open.
     @discardableResult
     public func write(_ samples: [Int16]) -> Bool {
-        let now = MonotonicClock.now()
+        let now = options.time.nanoseconds()
         return core.locked { c in c.write(samples, at: now) }
     }
 
     /// Drops everything queued here and on the server; the speaker is silent within a server round trip.
     /// Does not block.
     public func flush() {
-        let now = MonotonicClock.now()
+        let now = options.time.nanoseconds()
         core.locked { c in c.flush(at: now) }
     }
 
@@ -158,7 +161,7 @@ public final class PulsePlayback: AudioSink {
 
     /// The meter reading of what is being heard now.
     public func levels() -> LevelReading {
-        let now = MonotonicClock.now()
+        let now = options.time.nanoseconds()
         return core.locked { c in c.levels(at: now) }
     }
 
@@ -406,7 +409,7 @@ public final class PulsePlayback: AudioSink {
             }
             guard wrote == 0 else { return nil }
             playing = true
-            let written = MonotonicClock.now()
+            let written = options.time.nanoseconds()
             let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
             // Latency counts to the block's last sample. Until the server's timing is known again (after a
             // flush or at the start) the block follows what was written before it, or the target latency.
@@ -415,7 +418,7 @@ public final class PulsePlayback: AudioSink {
             heardUntil = heardEnd
             let latency = heardEnd - written
             let heardFrom = heardEnd - min(heardEnd, duration)
-            if let canceller = options.echoCanceller {
+            if let canceller = options.canceller {
                 samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
             }
             let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
@@ -430,8 +433,8 @@ public final class PulsePlayback: AudioSink {
         }
 
         private func flushed() {
-            let done = MonotonicClock.now()
-            options.echoCanceller?.playbackFlushed(at: done)
+            let done = options.time.nanoseconds()
+            options.canceller?.playbackFlushed(at: done)
             if options.recordTimings, let at = flushRequestedAt { stats.flushNanos.append(done - at) }
             flushRequestedAt = nil
             if buffer.isEmpty { idle.set(idle: true) }
@@ -441,7 +444,7 @@ public final class PulsePlayback: AudioSink {
         private func drained(_ success: Bool) {
             guard drainGeneration == generation else { return }  // a flush came in between
             drainGeneration = nil
-            stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+            stats.threadCPUSeconds = Double(ThreadCPUTime.nanoseconds()) / 1e9
             padNext = true
             guard running, buffer.isEmpty else {
                 pump()
@@ -465,7 +468,7 @@ public final class PulsePlayback: AudioSink {
                 guard let userdata else { return }
                 let core = Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue()
                 core.cancelTimer()
-                core.stats.threadCPUSeconds = Double(MonotonicClock.threadCPUTime()) / 1e9
+                core.stats.threadCPUSeconds = Double(ThreadCPUTime.nanoseconds()) / 1e9
                 core.pump()
             }
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ParleyTime
 import PulseAudio
 import Synchronization
 
@@ -21,6 +22,8 @@ public final class FakeAudioSource: AudioSource {
     /// Samples per chunk.
     public let chunkSamples: Int
     private let realTime: Bool
+    /// The clock chunk timestamps and the meter read.
+    private let time: TimeSource
     private let script: [Int16]
     private let loop: Bool
     private let state = Mutex(State())
@@ -30,8 +33,9 @@ public final class FakeAudioSource: AudioSource {
     /// A fake microphone. With `realTime`, a thread delivers `samples` (then silence, or `samples` again if
     /// `loop`) in chunks at real time; otherwise chunks come only from `feed`.
     public init(format: AudioFormat = .capture, chunkMilliseconds: Int = 20, samples: [Int16] = [],
-                realTime: Bool = false, loop: Bool = false) {
+                realTime: Bool = false, loop: Bool = false, time: TimeSource = .monotonic) {
         self.format = format
+        self.time = time
         chunkSamples = max(1, format.sampleCount(milliseconds: chunkMilliseconds))
         self.realTime = realTime
         script = samples
@@ -55,10 +59,11 @@ public final class FakeAudioSource: AudioSource {
         thread.start()
     }
 
-    /// Captures `samples` as if heard now; complete chunks go through the gate to the consumer on the caller's
-    /// thread. Returns the chunks delivered.
+    /// Captures `samples` as if heard at `time` (nanoseconds; nil: now on the source's clock); complete chunks
+    /// go through the gate to the consumer on the caller's thread. Returns the chunks delivered.
     @discardableResult
-    public func feed(_ samples: [Int16], at time: UInt64 = MonotonicClock.now()) -> [AudioChunk] {
+    public func feed(_ samples: [Int16], at given: UInt64? = nil) -> [AudioChunk] {
+        let time = given ?? self.time.nanoseconds()
         var delivered: [AudioChunk] = []
         let (consumer, chunks) = state.withLock { s -> ((@Sendable (AudioChunk) -> Void)?, [AudioChunk]) in
             s.pending.append(contentsOf: samples)
@@ -92,7 +97,7 @@ public final class FakeAudioSource: AudioSource {
 
     /// The meter reading of the last chunks fed.
     public func levels() -> LevelReading {
-        let now = Double(MonotonicClock.now()) / 1e9
+        let now = time.now()
         return state.withLock { $0.meter.reading(at: now) }
     }
 
@@ -114,10 +119,11 @@ public final class FakeAudioSource: AudioSource {
     private func runRealTime() {
         defer { exited.signal() }
         let period = UInt64(format.duration(sampleCount: chunkSamples) * 1e9)
-        var next = MonotonicClock.now() + period
+        // Paced on the real clock whatever `time` is: this thread stands in for a sound card.
+        var next = TimeSource.monotonic.nanoseconds() + period
         var position = 0
         while !state.withLock({ $0.stop }) {
-            let now = MonotonicClock.now()
+            let now = TimeSource.monotonic.nanoseconds()
             if next > now {
                 // A pacing timer, woken early only by close().
                 _ = wake.wait(timeout: .now() + .nanoseconds(Int(next - now)))
@@ -155,10 +161,14 @@ public final class FakeAudioSink: AudioSink {
     public let format: AudioFormat
     private let onEvent: (@Sendable (AudioEvent) -> Void)?
     private let state = Mutex(State())
+    /// The clock the meter reads.
+    private let time: TimeSource
 
     /// A fake speaker.
-    public init(format: AudioFormat = .playback, onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
+    public init(format: AudioFormat = .playback, time: TimeSource = .monotonic,
+                onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
         self.format = format
+        self.time = time
         self.onEvent = onEvent
     }
 
@@ -168,7 +178,7 @@ public final class FakeAudioSink: AudioSink {
     /// Queues samples. False if not open.
     @discardableResult
     public func write(_ samples: [Int16]) -> Bool {
-        let now = Double(MonotonicClock.now()) / 1e9
+        let now = time.now()
         return state.withLock { s in
             guard s.open else { return false }
             s.pending.append(contentsOf: samples)
@@ -179,7 +189,7 @@ public final class FakeAudioSink: AudioSink {
 
     /// Drops what is pending.
     public func flush() {
-        let now = Double(MonotonicClock.now()) / 1e9
+        let now = time.now()
         state.withLock { s in
             s.pending.removeAll()
             s.flushes += 1
@@ -202,7 +212,7 @@ public final class FakeAudioSink: AudioSink {
 
     /// The level of the last write.
     public func levels() -> LevelReading {
-        let now = Double(MonotonicClock.now()) / 1e9
+        let now = time.now()
         return state.withLock { $0.meter.reading(at: now) }
     }
 

@@ -1,7 +1,7 @@
 /// What a key does on the main screen.
 public enum Command: String, Sendable, CaseIterable {
     case pushToTalk, voiceMenu, toggleMicMode, textInput, toolLogFocus, help, quit, interruptOrQuit
-    case latencyStats
+    case latencyStats, usageStats
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
     case toggleSharing, attachImage
 
@@ -15,6 +15,7 @@ public enum Command: String, Sendable, CaseIterable {
         case .toolLogFocus: return "focus the tool-call log (↑↓ select, Enter expand)"
         case .help: return "this help"
         case .latencyStats: return "latency per turn: first words, audio, sound (p50/p95)"
+        case .usageStats: return "usage per turn: tokens by modality, cost, context, budget"
         case .quit: return "quit"
         case .interruptOrQuit: return "interrupt the reply; quit when idle"
         case .scrollPageUp: return "scroll the transcript up a page"

@@ -20,6 +20,16 @@ public enum PushToTalkMode: Sendable, Equatable {
     case openMic
 }
 
+/// How much of a budget is spent, for the header's colour.
+public enum BudgetLevel: Sendable, Equatable {
+    /// No budget, or under 80 % of it.
+    case fine
+    /// 80 % or more: the header warns.
+    case warning(percent: Int)
+    /// Spent: the mic and typed turns wait for the user's word.
+    case reached
+}
+
 /// What the header shows. The App fills it in.
 public struct HeaderModel: Sendable, Equatable {
     public var appName: String
@@ -32,6 +42,11 @@ public struct HeaderModel: Sendable, Equatable {
     public var goAwaySeconds: Int?
     /// Total tokens used in the session.
     public var tokens: Int?
+    /// What the conversation cost so far, e.g. `≈ $0.07` (`≈ $?` when part of it has no price).
+    public var cost: String?
+    /// How full the model's context window is, in per cent.
+    public var contextPercent: Int?
+    public var budget = BudgetLevel.fine
     /// Latency of the last turn in ms (end of user speech → first reply audio).
     public var latencyMs: Int?
     public var pushToTalk: PushToTalkMode

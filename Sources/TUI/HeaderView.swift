@@ -1,4 +1,5 @@
-/// The two header rows: name, state, model, voice, DEMO; then session age, goAway, tokens, latency, talk mode.
+/// The two header rows: name, state, model, voice, DEMO; then session age, goAway, tokens, cost (with the
+/// budget's warning), context fill, latency, talk mode.
 public enum HeaderView {
     /// Rows the header takes.
     public static let height = 2
@@ -23,6 +24,14 @@ public enum HeaderView {
         if let a = m.sessionAge { items.append([StyledRun("session ", .dim), StyledRun(duration(a), .header)]) }
         if let g = m.goAwaySeconds { items.append([StyledRun("goAway in ", .stateResuming), StyledRun("\(g) s", .stateResuming)]) }
         if let t = m.tokens { items.append([StyledRun("tokens ", .dim), StyledRun(grouped(t), .header)]) }
+        if let c = m.cost {
+            switch m.budget {
+            case .fine: items.append([StyledRun(c, .header)])
+            case .warning(let p): items.append([StyledRun(c, .stateResuming), StyledRun(" budget \(p)%", .stateResuming)])
+            case .reached: items.append([StyledRun(c, .stateFailed), StyledRun(" budget reached", .stateFailed)])
+            }
+        }
+        if let p = m.contextPercent { items.append([StyledRun("context ", .dim), StyledRun("\(p)%", p >= 80 ? .stateResuming : .header)]) }
         if let l = m.latencyMs { items.append([StyledRun("latency ", .dim), StyledRun("\(l) ms", .header)]) }
         if let v = m.vision { items.insert([StyledRun(v, m.visionLive ? .stateLive : .dim)], at: 0) }
         // The model's background work goes first: it is what changes while the user waits.
@@ -66,7 +75,8 @@ public enum HeaderView {
 
     static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
-    static func grouped(_ n: Int) -> String {
+    /// `41230` → `41,230`.
+    public static func grouped(_ n: Int) -> String {
         let s = String(n)
         var out = ""
         for (i, c) in s.reversed().enumerated() {

@@ -20,6 +20,7 @@ public struct KeyMap: Sendable, Equatable {
         .init(KeyChord(.character("t")), .toolLogFocus),
         .init(KeyChord(.character("?")), .help),
         .init(KeyChord(.character("L")), .latencyStats),
+        .init(KeyChord(.character("$")), .usageStats),
         .init(KeyChord(.character("q")), .quit),
         .init(KeyChord(.character("c"), .control), .interruptOrQuit),
         .init(KeyChord(.pageUp), .scrollPageUp),

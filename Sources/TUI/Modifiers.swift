@@ -9,7 +9,8 @@ public struct Modifiers: OptionSet, Sendable, Hashable {
 
     /// From the xterm/kitty `1 + bits` encoding, ignoring Caps Lock and Num Lock.
     init(encoded: Int) {
-        let bits = max(0, encoded - 1)
+        // Terminal input may say anything: CSI 1;-9223372036854775808 A made `encoded - 1` overflow.
+        let bits = encoded > 0 ? encoded - 1 : 0
         var m: Modifiers = []
         if bits & 1 != 0 { m.insert(.shift) }
         if bits & 2 != 0 { m.insert(.alt) }

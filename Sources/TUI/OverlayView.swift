@@ -4,10 +4,13 @@ public enum OverlayView {
     public static func render(_ o: Overlay, screen: Size, keyMap: KeyMap) -> (rect: Rect, lines: [StyledLine]) {
         switch o {
         case .voiceMenu(let m): return voiceMenu(m, screen: screen)
-        case .help: return box(title: "Keys", body: help(keyMap), screen: screen, footer: "any key closes")
+        case .help(let top): return helpBox(keyMap, top: top, screen: screen)
         case .latencyStats(let stats):
             let key = keyMap.keys(for: .latencyStats).first.map { "\($0) or " } ?? ""
             return box(title: "Latency per turn", body: LatencyStatsView.body(stats, screen: screen), screen: screen, footer: key + "Esc closes")
+        case .usage(let table):
+            let key = keyMap.keys(for: .usageStats).first.map { "\($0) or " } ?? ""
+            return box(title: "Usage and cost", body: UsageView.body(table, screen: screen), screen: screen, footer: key + "Esc closes")
         case .confirm(let c): return confirm(c, screen: screen)
         case .message(let title, let text):
             return box(title: title, body: wrapBody(TerminalText.sanitized(text), role: .menu, screen: screen), screen: screen, footer: "any key closes")
@@ -56,6 +59,31 @@ public enum OverlayView {
 
     static func wrapBody(_ text: String, role: Role, screen: Size) -> [StyledLine] {
         WordWrap.wrap([StyledRun(text, role)], width: max(10, min(70, screen.columns - 8)), firstPrefix: StyledLine(), indent: 0)
+    }
+
+    /// The most rows the help box takes: two rows of the screen stay in view above and below it (the header
+    /// and the status line at 80×24).
+    static func helpRows(screen: Size) -> Int { max(3, screen.rows - 6) }
+
+    /// The first line shown when the help list is scrolled to its end.
+    public static func helpMaxTop(keyMap: KeyMap, screen: Size) -> Int {
+        let lines = help(keyMap).count
+        let rows = helpRows(screen: screen)
+        return lines <= rows ? 0 : lines - (rows - 1)
+    }
+
+    /// The help list, whole when it fits; otherwise a scrolling window whose last row says how much is below.
+    static func helpBox(_ km: KeyMap, top: Int, screen: Size) -> (Rect, [StyledLine]) {
+        let lines = help(km)
+        let rows = helpRows(screen: screen)
+        guard lines.count > rows else { return box(title: "Keys", body: lines, screen: screen, footer: "any key closes") }
+        let start = max(0, min(top, helpMaxTop(keyMap: km, screen: screen)))
+        let shown = rows - 1
+        let below = lines.count - start - shown
+        var body = Array(lines[start..<(start + shown)])
+        body.append(below > 0 ? StyledLine("↓ \(below) more", .menuCurrent)
+            : StyledLine(start > 0 ? "(end) ↑ \(start) above" : "(end)", .menuDim))
+        return box(title: "Keys", body: body, screen: screen, footer: "↑↓ PgUp PgDn scroll · other keys close")
     }
 
     static func help(_ km: KeyMap) -> [StyledLine] {

@@ -23,8 +23,10 @@ public enum StatusLineView {
         switch s.overlay {
         case .voiceMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
         case .confirm?: return [("y", "yes"), ("N", "no")]
-        case .help?, .message?: return [("any key", "closes")]
+        case .help?: return [("↑↓", "scroll"), ("any other key", "closes")]
+        case .message?: return [("any key", "closes")]
         case .latencyStats?: return [(k(.latencyStats) + "/Esc", "closes")]
+        case .usage?: return [(k(.usageStats) + "/Esc", "closes")]
         case .pathPrompt?: return [("Tab", "complete"), ("Enter", "attach"), ("Esc", "cancel")]
         case nil: break
         }

@@ -5,6 +5,9 @@ public enum ThemeParser {
     /// Parses `text` (from `file`, used in errors). Roles not given are taken from `base` (the default theme
     /// when nil).
     public static func parse(text: String, file: String, base: Theme? = Theme.default) -> Result<Theme, ThemeError> {
+        if let p = TOMLSafety.problem(in: text) {
+            return .failure(.syntax(file: file, line: p.line, column: p.column, message: p.message))
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -44,22 +44,33 @@ public enum ToolLogView {
     static func row(_ c: ToolCallEntry, width w: Int, selected: Bool) -> StyledLine {
         let state = c.state.rawValue
         let dur = c.duration.map { formatDuration($0) } ?? ""
-        // How a NON_BLOCKING call runs stays in view on the right; the arguments give way first.
-        var tag = c.behavior == "NON_BLOCKING" ? "async" + (c.scheduling.map { "·" + $0.lowercased() } ?? "") : ""
-        if !c.partials.isEmpty { tag += (tag.isEmpty ? "" : " ") + "+\(c.partials.count)" }
-        let right = (tag.isEmpty ? "" : " " + tag) + " " + state.fitted(to: 9) + dur.leftPadded(to: 6)
+        // The state and duration keep their columns on the right; the rest of the row is the left part.
+        let leftW = max(0, w - 1 - 9 - 6)
         var left = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
-        let leftW = max(0, w - DisplayWidth.of(right))
-        // The name comes first and is shortened in its middle, never cut: MCP tool names share long prefixes
-        // and differ at the end. It leaves room for its server when both fit in a readable way.
-        let serverW = c.server.map { DisplayWidth.of(" (\(TerminalText.sanitized($0, .singleLine)))") } ?? 0
-        let nameRoom = max(0, leftW - 2)  // the marker, and the ellipsis of whatever follows
-        let nameW = serverW > 0 && nameRoom - serverW >= 12 ? nameRoom - serverW : nameRoom
-        left.append(TerminalText.sanitized(c.name, .singleLine).elidedInMiddle(to: nameW), selected ? .selection : .toolName)
-        if let s = c.server { left.append(" (\(TerminalText.sanitized(s, .singleLine)))", .dim) }
-        left.append(" ")
-        left.append(TerminalText.sanitized(c.arguments, .singleLine), .toolArgs)
-        var line = left.truncated(to: leftW, ellipsis: true).padded(to: leftW)
+        var room = max(0, leftW - 1)
+        // The name comes first and is whole whenever it fits; only a name that does not is shortened, in its
+        // middle (MCP tool names share long prefixes and differ at the end). It leaves room for its server when
+        // both fit in a readable way.
+        let name = TerminalText.sanitized(c.name, .singleLine)
+        let server = c.server.map { " (\(TerminalText.sanitized($0, .singleLine)))" } ?? ""
+        let nameW = DisplayWidth.of(name), serverW = DisplayWidth.of(server)
+        let shown = nameW + serverW <= room || nameW <= room && serverW == 0 ? name
+            : name.elidedInMiddle(to: serverW > 0 && room - serverW >= 12 ? room - serverW : room)
+        left.append(shown, selected ? .selection : .toolName)
+        room -= DisplayWidth.of(shown)
+        if serverW > 0, serverW <= room {
+            left.append(server, .dim)
+            room -= serverW
+        }
+        // How a NON_BLOCKING call runs gives way before the name does: shortened, then left out.
+        let tag = tags(c).first { $0.isEmpty || 1 + DisplayWidth.of($0) <= room } ?? ""
+        if !tag.isEmpty { room -= 1 + DisplayWidth.of(tag) }
+        // The arguments take what is left, when enough is left to read.
+        if room >= 4 {
+            left.append(" ")
+            left.append(TerminalText.sanitized(c.arguments, .singleLine).clipped(to: room - 1), .toolArgs)
+        }
+        var line = left.padded(to: leftW - (tag.isEmpty ? 0 : 1 + DisplayWidth.of(tag)))
         if !tag.isEmpty { line.append(" " + tag, .dim) }
         line.append(" ")
         line.append(state.fitted(to: 9), c.state.role)
@@ -69,6 +80,14 @@ public enum ToolLogView {
             line = StyledLine(line.runs.map { StyledRun($0.text, .selection) }, fill: .selection)
         }
         return line.truncated(to: w)
+    }
+
+    /// The tag for how a call runs, longest first: `async·when_idle +2`, `async +2`, `async`, then none.
+    static func tags(_ c: ToolCallEntry) -> [String] {
+        let partials = c.partials.isEmpty ? nil : "+\(c.partials.count)"
+        guard c.behavior == "NON_BLOCKING" else { return [partials, ""].compactMap { $0 } }
+        let full = "async" + (c.scheduling.map { "·" + $0.lowercased() } ?? "")
+        return [[full, partials], ["async", partials], ["async"]].map { $0.compactMap { $0 }.joined(separator: " ") } + [""]
     }
 
     static func details(_ c: ToolCallEntry, width w: Int) -> [StyledLine] {

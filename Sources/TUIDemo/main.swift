@@ -165,7 +165,7 @@ let launchToFrame = processAge(at: firstFrame)
             case .changed: state.overlay = .confirm(c); return [.overlay]
             case .none: return []
             }
-        case .help, .message, .latencyStats, .pathPrompt:
+        case .help, .message, .latencyStats, .usage, .pathPrompt:
             if e.kind == .release { return [] }
             state.overlay = nil; return .all
         }
@@ -205,7 +205,7 @@ let launchToFrame = processAge(at: firstFrame)
     switch cmd {
     case .pushToTalk: return []
     case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
-    case .help: state.overlay = .help; return [.overlay, .status]
+    case .help: state.overlay = .help(top: 0); return [.overlay, .status]
     case .latencyStats:
         state.overlay = .latencyStats(LatencyStats(stages: [
             .init(title: "first words on screen", explanation: "(demo figures)", count: 3, lastMs: 380, p50Ms: 412, p95Ms: 530),
@@ -238,7 +238,7 @@ let launchToFrame = processAge(at: firstFrame)
     case .toggleThoughts:
         state.transcript.setShowThoughts(!state.transcript.showThoughts)
         return .transcript
-    case .retryNow, .toggleSharing, .attachImage: return []
+    case .retryNow, .toggleSharing, .attachImage, .usageStats: return []
     }
 }
 

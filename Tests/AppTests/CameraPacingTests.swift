@@ -2,81 +2,72 @@ import Foundation
 import Synchronization
 import Live
 import LiveSimulator
+import ParleyTesting
 import XCTest
 
 @testable import App
 
-/// The camera path end to end, with ffmpeg's `testsrc` standing in for a V4L2 device: frames go out at most
-/// once a second while the user talks, and none while silent or with sharing off (the simulator's stats); ffmpeg
-/// runs only while frames are wanted.
+/// The camera path with ffmpeg's `testsrc` standing in for a V4L2 device, paced on a clock the test moves: frames
+/// go out at most once a second while the user talks, and none while silent or with sharing off; ffmpeg runs
+/// only while frames are wanted.
 final class CameraPacingTests: XCTestCase {
-    func testCameraFramesOnlyWhileTalkingAndAtMostOneASecond() async throws {
+    func testCameraFramesOnlyWhileTalking() throws {
         guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
-        let sim = LiveSimulator(options: SimulatorOptions())
-        try await sim.start()
-        var config = Config()
-        config.endpoint = sim.url
-        let session = LiveSession(configuration: LiveConfiguration(
-            endpoint: sim.url, credential: try config.credential(environment: [:]),
-            setup: config.setup(tools: [], manualActivity: true)))
-        let ready = AsyncStream<Void>.makeStream()
-        let events = Task {
-            for await e in session.events { if case .setupComplete = e { ready.continuation.yield() } }
-        }
-        session.start()
-        for await _ in ready.stream { break }
-
+        let clock = ManualTime()
+        let sent = Mutex<[Double]>([])
+        let wire = VideoWire(time: clock.source) { _ in sent.withLock { $0.append(clock.now) }; return true }
         let thumbnails = Mutex(0)
-        let streamer = FrameStreamer(input: .synthetic(), resolution: .low, timing: .talking, wire: VideoWire(session: session)) { _, thumb in
+        let streamer = FrameStreamer(input: .synthetic(), resolution: .low, timing: .talking, wire: wire) { _, thumb in
             if thumb != nil { thumbnails.withLock { $0 += 1 } }
         }
-        var before = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &before)
-        let started = ContinuousClock.now
-        streamer.setSharing(true)
-        try await Task.sleep(for: .seconds(2))  // sharing, silent: nothing goes out
-        let silent = sim.stats().videoFrames.count
-        let capturedWhileSilent = streamer.capturing
-        session.activityStart()
-        streamer.setTalking(true)
-        let capturedWhileTalking = streamer.capturing
-        try await Task.sleep(for: .milliseconds(3500))  // talking: a frame a second
-        streamer.setTalking(false)
-        let capturedAfterTalking = streamer.capturing
-        session.activityEnd()
-        let talked = sim.stats().videoFrames.count
-        try await Task.sleep(for: .seconds(2))  // silent again
-        streamer.setSharing(false)
-        let capturedFor = ContinuousClock.now - started
-        try await Task.sleep(for: .seconds(1))  // sharing off
-        let status = streamer.status
-        var after = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &after)
-        let stats = sim.stats()
-        session.close()
-        events.cancel()
-        try await sim.stop()
+        defer { streamer.stop() }
+        func count() -> Int { sent.withLock { $0.count } }
 
-        XCTAssertEqual(silent, 0, "no frames while silent")
-        XCTAssertFalse(capturedWhileSilent, "ffmpeg does not run while the user is silent")
-        XCTAssertTrue(capturedWhileTalking)
-        XCTAssertFalse(capturedAfterTalking, "ffmpeg stops when the user stops talking")
-        XCTAssertEqual(thumbnails.withLock { $0 }, talked, "each frame sent comes with its side-pane picture")
-        XCTAssertGreaterThanOrEqual(talked, 2, "frames while talking")
-        XCTAssertLessThanOrEqual(talked, 4, "at most one a second in 3.5 s")
-        XCTAssertEqual(stats.videoFrames.count, talked, "none after talking stopped or sharing went off")
-        XCTAssertTrue(stats.videoFrames.allSatisfy(\.duringUserActivity))
-        for (a, b) in zip(stats.videoFrames, stats.videoFrames.dropFirst()) {
-            XCTAssertGreaterThanOrEqual(b.at - a.at, .milliseconds(950))
+        streamer.setSharing(true)
+        XCTAssertFalse(streamer.capturing, "ffmpeg does not run while the user is silent")
+        clock.advance(2)
+        streamer.tick()
+        XCTAssertEqual(count(), 0, "no frames while silent")
+
+        streamer.setTalking(true)
+        XCTAssertTrue(streamer.capturing)
+        eventually("the first frame while talking") { streamer.tick(); return count() == 1 }
+        streamer.setTalking(false)
+        XCTAssertFalse(streamer.capturing, "ffmpeg stops when the user stops talking")
+        clock.advance(3)
+        streamer.tick()
+        XCTAssertEqual(count(), 1, "none after talking stopped")
+        streamer.setSharing(false)
+        XCTAssertEqual(thumbnails.withLock { $0 }, 1, "the frame sent comes with its side-pane picture")
+        XCTAssertEqual(streamer.status.framesSent, 1)
+        XCTAssertEqual(streamer.status.headerText, "test source off — nothing captured")
+    }
+
+    /// Camera frames and attached images share one picture a second, measured on the app's clock: a second
+    /// picture within the second is refused (a camera frame waits for the next tick) or waits out the rest of
+    /// it (an image), and a failed delivery does not use up the budget.
+    func testTheWireLetsOnePictureOutASecond() {
+        let clock = ManualTime()
+        let delivered = Mutex<[Double]>([])
+        let connected = Mutex(true)
+        let wire = VideoWire(time: clock.source, pause: { clock.advance($0) }) { _ in
+            guard connected.withLock({ $0 }) else { return false }
+            delivered.withLock { $0.append(clock.now) }
+            return true
         }
-        XCTAssertEqual(stats.videoFramesTooFast, 0)
-        XCTAssertEqual(stats.videoFramesRefused, 0)
-        XCTAssertEqual(status.framesSent, talked)
-        XCTAssertEqual(status.headerText, "test source off — nothing captured")
-        let cpu = Double(after.ru_utime.tv_sec - before.ru_utime.tv_sec + after.ru_stime.tv_sec - before.ru_stime.tv_sec)
-            + Double(after.ru_utime.tv_usec - before.ru_utime.tv_usec + after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e6
-        let wall = Double(capturedFor.components.seconds) + Double(capturedFor.components.attoseconds) / 1e18
-        print("vision: capture ffmpeg CPU \(String(format: "%.3f", cpu)) s over \(String(format: "%.1f", wall)) s (\(String(format: "%.1f", 100 * cpu / wall))% of a core); \(status.bytesPerFrame) bytes/frame at low")
+        let start = clock.now
+        XCTAssertTrue(wire.send(Data([1]), at: wire.now()))
+        clock.advance(0.5)
+        XCTAssertFalse(wire.send(Data([2]), at: wire.now()), "half a second later: too soon")
+        XCTAssertEqual(wire.wait(at: wire.now()), .milliseconds(500))
+        XCTAssertTrue(wire.sendWhenAllowed(Data([3])), "an image waits out the rest of the second")
+        XCTAssertEqual(clock.now - start, 1, accuracy: 1e-6)
+        clock.advance(1)
+        connected.withLock { $0 = false }
+        XCTAssertFalse(wire.send(Data([4]), at: wire.now()), "no connection")
+        connected.withLock { $0 = true }
+        XCTAssertTrue(wire.send(Data([5]), at: wire.now()), "a failed delivery does not use up the second")
+        XCTAssertEqual(delivered.withLock { $0 }.map { $0 - start }, [0, 1, 2])
     }
 
     /// `PARLEY_BENCH=1`: the CPU of streaming a 720p, 30 fps source at one frame a second (ffmpeg's decoding,
@@ -88,7 +79,7 @@ final class CameraPacingTests: XCTestCase {
         let source = CaptureInput.synthetic("testsrc=size=1280x720:rate=30")
         for resolution in MediaResolution.allCases {
             let frames = Mutex<[Int]>([])
-            let wire = VideoWire { jpeg in frames.withLock { $0.append(jpeg.count) }; return true }
+            let wire = VideoWire(time: .monotonic) { jpeg in frames.withLock { $0.append(jpeg.count) }; return true }
             let streamer = FrameStreamer(input: source, resolution: resolution, timing: .always, wire: wire)
             func cpu() -> (child: Double, own: Double) {
                 var c = rusage(), o = rusage()

@@ -465,7 +465,7 @@ final class ReducerTests: XCTestCase {
 
     func testHelpOpensAndAnyKeyCloses() {
         key(.char("?"))
-        XCTAssertEqual(s.ui.overlay, .help)
+        XCTAssertEqual(s.ui.overlay, .help(top: 0))
         key(.char("x"))
         XCTAssertNil(s.ui.overlay)
     }

@@ -36,11 +36,11 @@ final class CloseTableTests: XCTestCase {
 
     func testNetworkWatchNoticesSuspendAndRouteChanges() {
         var w = NetworkWatch()
-        XCTAssertNil(w.observe(wall: 1000, monotonic: 10, route: "wlan0 0100A8C0"))
-        XCTAssertNil(w.observe(wall: 1002, monotonic: 12, route: "wlan0 0100A8C0"))
-        XCTAssertEqual(w.observe(wall: 1064, monotonic: 14, route: "wlan0 0100A8C0"), .resumedFromSuspend(seconds: 60))
-        XCTAssertEqual(w.observe(wall: 1066, monotonic: 16, route: "eth0 0101A8C0"), .routeChanged)
-        XCTAssertNil(w.observe(wall: 1068, monotonic: 18, route: nil), "losing the route is not a reason to retry")
+        XCTAssertNil(w.observe(now: 10, throughSuspend: 1000, route: "wlan0 0100A8C0"))
+        XCTAssertNil(w.observe(now: 12, throughSuspend: 1002, route: "wlan0 0100A8C0"))
+        XCTAssertEqual(w.observe(now: 14, throughSuspend: 1064, route: "wlan0 0100A8C0"), .resumedFromSuspend(seconds: 60))
+        XCTAssertEqual(w.observe(now: 16, throughSuspend: 1066, route: "eth0 0101A8C0"), .routeChanged)
+        XCTAssertNil(w.observe(now: 18, throughSuspend: 1068, route: nil), "losing the route is not a reason to retry")
         let table = "Iface\tDestination\tGateway \tFlags\nwlan0\t00000000\t0100A8C0\t0003\nwlan0\t0000A8C0\t00000000\t0001\n"
         XCTAssertEqual(NetworkWatch.defaultRoute(table: table), "wlan0 0100A8C0")
     }

@@ -36,7 +36,7 @@ final class ConnectionMachineTests: XCTestCase {
         on(.transportOpened(id: 1))
         XCTAssertEqual(on(.tick, at: 5), [])
         let actions = on(.tick, at: 10)
-        XCTAssertEqual(actions.first, .closeTransport(id: 1, code: 1000, reason: "setup timed out"))
+        XCTAssertEqual(actions.first, .closeTransport(id: 1, code: 1000, reason: .setupTimedOut))
         guard case .reconnecting(1, _, let reason) = actions.last else { return XCTFail("\(actions)") }
         XCTAssertTrue(reason.reason.contains("setupComplete"))
     }
@@ -135,7 +135,7 @@ final class ConnectionMachineTests: XCTestCase {
         m = ConnectionMachine()
         let live = goLive()
         XCTAssertEqual(on(.retryNow(evenIfLive: false)), [])
-        XCTAssertEqual(on(.retryNow(evenIfLive: true)).first, .closeTransport(id: live, code: 1000, reason: "network changed"))
+        XCTAssertEqual(on(.retryNow(evenIfLive: true)).first, .closeTransport(id: live, code: 1000, reason: .networkChanged))
     }
 
     func testAQueuedTurnRetriesAtOnceAndKeepsTheBackoffShort() {
@@ -247,7 +247,7 @@ final class ConnectionMachineTests: XCTestCase {
         XCTAssertEqual(m.nextDeadline, 11)
         XCTAssertEqual(on(.turnEnded, at: 3), [], "the handle from before the turn would lose it: wait for the new one")
         let actions = on(.resumptionHandle(Secret("h2")), at: 3.1)
-        XCTAssertEqual(actions, [.closeTransport(id: id, code: 1000, reason: "hand-over"), .connect(id: id + 1, resumeWith: Secret("h2"))])
+        XCTAssertEqual(actions, [.closeTransport(id: id, code: 1000, reason: .handover), .connect(id: id + 1, resumeWith: Secret("h2"))])
         // The old connection's close arrives afterwards and changes nothing.
         XCTAssertEqual(on(.transportClosed(id: id, CloseReason(code: 1000, reason: ""))), [])
         on(.transportOpened(id: id + 1))
@@ -261,7 +261,7 @@ final class ConnectionMachineTests: XCTestCase {
         on(.goAway(id: id, timeLeft: 5), at: 2)
         XCTAssertEqual(on(.tick, at: 5.5), [])
         let actions = on(.tick, at: 6)  // 2 + 5 − 1 s margin
-        XCTAssertEqual(actions.first, .closeTransport(id: id, code: 1000, reason: "hand-over"))
+        XCTAssertEqual(actions.first, .closeTransport(id: id, code: 1000, reason: .handover))
         XCTAssertEqual(actions.last, .connect(id: id + 1, resumeWith: Secret("h1")))
     }
 
@@ -295,7 +295,7 @@ final class ConnectionMachineTests: XCTestCase {
 
     func testStopClosesAndIgnoresLateEvents() {
         let id = goLive()
-        XCTAssertEqual(on(.stop), [.closeTransport(id: id, code: 1000, reason: "client closed")])
+        XCTAssertEqual(on(.stop), [.closeTransport(id: id, code: 1000, reason: .clientClosed)])
         XCTAssertEqual(on(.transportClosed(id: id, .dropped())), [])
         XCTAssertEqual(m.state, .closed)
     }

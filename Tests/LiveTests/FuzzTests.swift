@@ -127,4 +127,21 @@ final class FuzzTests: XCTestCase {
         XCTAssertGreaterThan(rejected, 0)
         XCTAssertLessThan(rssPeak - rssStart, 256 << 20, "memory stays bounded")
     }
+
+    /// Frames the decoder let through and the session could not take (found while writing the libFuzzer targets,
+    /// replayed through `scripts/fuzz.sh`'s binary).
+    func testFramesFoundByCoverageGuidedFuzzing() throws {
+        let codec = LiveCodec()
+        // A goAway's timeLeft past Int64 milliseconds trapped where the session reads it.
+        for text in ["1e300s", "315576000001s", "9.3e15s"] {
+            let m = try codec.decodeServer(Data(#"{"goAway":{"timeLeft":"\#(text)"}}"#.utf8))
+            XCTAssertNil(m.goAway?.timeLeftDuration, text)
+        }
+        XCTAssertEqual(try codec.decodeServer(Data(#"{"goAway":{"timeLeft":"50s"}}"#.utf8)).goAway?.timeLeftDuration, .seconds(50))
+        // Token counts near Int.max overflowed the reducer's running total on the second usageMetadata.
+        let huge = try codec.decodeServer(Data(#"{"usage_metadata":{"totalTokenCount":9223372036854775807,"promptTokenCount":-5,"responseTokenCount":7}}"#.utf8))
+        XCTAssertEqual(huge.usageMetadata, UsageMetadata(promptTokenCount: nil, responseTokenCount: 7, totalTokenCount: nil))
+        let ordinary = try codec.decodeServer(Data(#"{"usageMetadata":{"totalTokenCount":2147483647}}"#.utf8))
+        XCTAssertEqual(ordinary.usageMetadata?.totalTokenCount, 2_147_483_647)
+    }
 }

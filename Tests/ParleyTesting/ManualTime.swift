@@ -1,20 +1,26 @@
 import ParleyTime
 import Synchronization
 
-/// A clock that moves only when a test says so.
+/// A clock that moves only when a test says so. `advance` moves both of the source's clocks; `suspend` moves
+/// only the one that counts through suspend, as a closed lid does.
 public final class ManualTime: Sendable {
-    private let value: Mutex<Double>
+    private let value: Mutex<(now: Double, slept: Double)>
 
-    public init(_ start: Double = 1_000) { value = Mutex(start) }
+    public init(_ start: Double = 1_000) { value = Mutex((start, 0)) }
 
     /// A `TimeSource` reading this clock.
-    public var source: TimeSource { TimeSource { [self] in self.now } }
+    public var source: TimeSource {
+        TimeSource({ [self] in self.now }, throughSuspend: { [self] in self.value.withLock { $0.now + $0.slept } })
+    }
 
-    public var now: Double { value.withLock { $0 } }
+    public var now: Double { value.withLock { $0.now } }
 
-    public func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
+    public func advance(_ seconds: Double) { value.withLock { $0.now += seconds } }
 
-    public func set(_ t: Double) { value.withLock { $0 = t } }
+    public func set(_ t: Double) { value.withLock { $0.now = t } }
+
+    /// The machine sleeps for `seconds`: `now()` does not move, `nowThroughSuspend()` does.
+    public func suspend(_ seconds: Double) { value.withLock { $0.slept += seconds } }
 }
 
 /// The real monotonic clock plus a jump a test makes: time flows as usual (timers and backoff fire), and

@@ -34,7 +34,7 @@ public final class SilentTerminal {
         SpawnAttributes.clean(&attributes, flags: 0x80 /* POSIX_SPAWN_SETSID */)
         defer { posix_spawnattr_destroy(&attributes) }
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = withSanitizerOptions(env).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

@@ -10,6 +10,17 @@ import Glibc
 /// Foundation's `Process` detects exit through a descriptor that a daemon (tmux's server) would inherit, and
 /// with clean signals: a daemon spawned with a test thread's blocked signals could never shut down.
 @discardableResult
+/// `env` with the sanitizer settings of this process added: under `scripts/test.sh --sanitize` a child given an
+/// environment of its own still writes its reports where the run counts them (and leak checking stays off)
+/// instead of printing them and changing its exit status.
+public func withSanitizerOptions(_ env: [String: String]) -> [String: String] {
+    var out = env
+    for key in ["ASAN_OPTIONS", "TSAN_OPTIONS"] where out[key] == nil {
+        out[key] = ProcessInfo.processInfo.environment[key]
+    }
+    return out
+}
+
 public func shell(_ args: [String], env: [String: String]? = nil, timeout: Double = 60) throws -> (status: Int32, out: String, err: String) {
     let dir = FileManager.default.temporaryDirectory.path
     let tag = UUID().uuidString
@@ -24,7 +35,7 @@ public func shell(_ args: [String], env: [String: String]? = nil, timeout: Doubl
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let environment = (env ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+    let environment = withSanitizerOptions(env ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
     var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
     var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
     defer {

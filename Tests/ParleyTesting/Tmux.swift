@@ -8,7 +8,9 @@ import Glibc
 /// A private tmux server with one pane, for driving a full-screen program like a person would. The one
 /// tmux driver of the test suites.
 public final class Tmux {
-    public let socket = "parley-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// Named after the run when scripts/test.sh sets `PARLEY_TEST_TMUX_PREFIX`, so its cleanup of servers a
+    /// crashed test left behind kills only its own run's and not another run's on the same machine.
+    public let socket = "\(ProcessInfo.processInfo.environment["PARLEY_TEST_TMUX_PREFIX"] ?? "parley-test")-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     public let session = "t"
 
     /// Starts the server with a pane of `width`×`height` running `command` (a shell by default).

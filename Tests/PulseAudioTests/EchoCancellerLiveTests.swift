@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import XCTest
 @testable import PulseAudio
 
@@ -19,13 +20,13 @@ final class EchoCancellerLiveTests: XCTestCase {
             "module-loopback", arguments: "source=\(tag)_speaker.monitor sink=\(tag)_mic latency_msec=60 "
                 + "source_dont_move=true sink_dont_move=true", timeout: 5))
 
-        let canceller = try AcousticEchoCanceller()
+        let canceller = try WebRTCCanceller()
         var co = PulseCapture.Options(server: server, device: "\(tag)_mic.monitor")
-        co.echoCanceller = canceller
+        co.canceller = canceller
         let cleaned = PulseCapture(options: co)
         let raw = PulseCapture(options: .init(server: server, device: "\(tag)_mic.monitor"))
         var so = PulsePlayback.Options(server: server, device: "\(tag)_speaker")
-        so.echoCanceller = canceller
+        so.canceller = canceller
         let speaker = PulsePlayback(options: so)
         var uo = PulsePlayback.Options(server: server, device: "\(tag)_mic")
         uo.format = .capture
@@ -54,7 +55,7 @@ final class EchoCancellerLiveTests: XCTestCase {
         let farSeconds = 10.0
         let nearFirst = 6.0, nearSecond = 11.0
         let nearLength = Double(f.near.count) / 16_000
-        let t0 = MonotonicClock.now()
+        let t0 = TimeSource.monotonic.nanoseconds()
         speaker.write(Array(f.far24.prefix(Int(farSeconds * 24_000))))
         speaker.drain()
         var userTrack = [Int16](repeating: 0, count: Int(nearFirst * 16_000))
@@ -90,7 +91,7 @@ final class EchoCancellerLiveTests: XCTestCase {
 
         // The next reply, after playback ran dry and restarted: the far end is placed again from the latency
         // figures and must still line up with its echo.
-        let t1 = MonotonicClock.now()
+        let t1 = TimeSource.monotonic.nanoseconds()
         speaker.write(Array(f.far24.prefix(Int(4 * 24_000))))
         speaker.drain()
         XCTAssertTrue(cleanedChunks.wait(timeout: 20) { ($0.last?.timestamp ?? 0) >= t1 + 4_200_000_000 }, "captured")

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import XCTest
 @testable import PulseAudio
 
@@ -17,7 +18,7 @@ final class EchoCancellerTests: XCTestCase {
     }
 
     func testPassesTheMicThroughWhenInactive() throws {
-        let canceller = try AcousticEchoCanceller()
+        let canceller = try WebRTCCanceller()
         canceller.isActive = false
         let tone = Signals.sine(frequency: 300, rate: 16_000, seconds: 0.02, amplitude: 0.2)
         var samples = tone
@@ -29,7 +30,7 @@ final class EchoCancellerTests: XCTestCase {
     /// With nothing played or queued for a second the mic passes through untouched (the idle open mic costs no
     /// processing); a reply queued to play starts the processing before its first sample is heard.
     func testIdleMicPassesThroughUntilAReplyIsQueued() throws {
-        let canceller = try AcousticEchoCanceller()
+        let canceller = try WebRTCCanceller()
         let chunk = 320  // 20 ms at 16 kHz
         let tone = Signals.sine(frequency: 300, rate: 16_000, seconds: 3, amplitude: 0.2)
         var t: UInt64 = 10_000_000_000
@@ -65,10 +66,10 @@ final class EchoCancellerTests: XCTestCase {
         }
         let f = try EchoFixtures()
         let env = ProcessInfo.processInfo.environment
-        var settings = AcousticEchoCanceller.Settings()
+        var settings = WebRTCCanceller.Settings()
         if let v = env["PARLEY_AEC_LOOKAHEAD_MS"].flatMap(Int.init) { settings.lookaheadMilliseconds = v }
         if let v = env["PARLEY_AEC_REPORTED_MS"].flatMap(Int.init) { settings.reportedDelayMilliseconds = v }
-        if let v = env["PARLEY_AEC_SUPPRESSION"].flatMap(Int32.init).flatMap(AudioProcessor.Settings.Suppression.init) {
+        if let v = env["PARLEY_AEC_SUPPRESSION"].flatMap(Int32.init).flatMap(WebRTCAudioProcessing.Settings.Suppression.init) {
             settings.processing.suppression = v
         }
         if env["PARLEY_AEC_NS"] == "0" { settings.processing.noiseSuppression = nil }
@@ -80,9 +81,9 @@ final class EchoCancellerTests: XCTestCase {
                      Double(f.near.count) / 16_000))
         print("delay ms | echo dB | ERLE dB from 2 s / after DT | near gain dB | DT in/out dBFS | CPU % of a core | far offset ms")
         // The library alone (optimised by the distribution), without parley's alignment around it.
-        let processor = try AudioProcessor(settings: settings.processing)
+        let processor = try WebRTCAudioProcessing(settings: settings.processing)
         var near = [Int16](repeating: 0, count: 160)
-        let cpu0 = MonotonicClock.threadCPUTime()
+        let cpu0 = ThreadCPUTime.nanoseconds()
         var frames = 0
         for start in stride(from: 0, to: f.far16.count - 160, by: 160) {
             try f.far16[start..<(start + 160)].withUnsafeBufferPointer { try processor.analyzeFarEnd($0) }
@@ -90,7 +91,7 @@ final class EchoCancellerTests: XCTestCase {
             try near.withUnsafeMutableBufferPointer { try processor.processNearEnd($0, delayMilliseconds: 0) }
             frames += 1
         }
-        let libraryCPU = Double(MonotonicClock.threadCPUTime() - cpu0) / 1e9 / (Double(frames) / 100)
+        let libraryCPU = Double(ThreadCPUTime.nanoseconds() - cpu0) / 1e9 / (Double(frames) / 100)
         print(String(format: "WebRTC processing alone: %.2f %% of a core", 100 * libraryCPU))
         for delay in [30, 80, 150] {
             for gain in env["PARLEY_AEC_QUICK"] == "1" ? [-6.0] : [0.0, -6.0, -20.0] {

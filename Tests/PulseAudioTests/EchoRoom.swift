@@ -126,17 +126,17 @@ struct EchoScenario {
         /// Processing CPU per second of audio, in seconds.
         var cpuPerSecond: Double
         var seconds: Double
-        var metrics: AudioProcessor.Metrics?
+        var metrics: WebRTCAudioProcessing.Metrics?
         var farOffsetMilliseconds: Int
         var realignments: Int
     }
 
     /// Plays `far` (24 kHz) through the canceller's far side and the room, adds `near` (16 kHz) from
     /// `nearStart`, processes the microphone in 20 ms chunks, and measures.
-    func run(far24: [Int16], far16: [Int16], near: [Int16], ir: [Float], settings: AcousticEchoCanceller.Settings,
+    func run(far24: [Int16], far16: [Int16], near: [Int16], ir: [Float], settings: WebRTCCanceller.Settings,
              convergence: Double = 2) throws -> Result {
         let rate = 16_000
-        let canceller = try AcousticEchoCanceller(settings: settings)
+        let canceller = try WebRTCCanceller(settings: settings)
         let delay = delayMilliseconds * rate / 1000
         let gain = Float(pow(10, echoGainDB / 20))
         let reverberant = EchoRoom.convolve(far16, ir)

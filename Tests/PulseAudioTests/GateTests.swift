@@ -1,3 +1,4 @@
+import ParleyTime
 import XCTest
 @testable import PulseAudio
 import PulseAudioTesting
@@ -58,11 +59,11 @@ final class GateTests: XCTestCase {
         let source = FakeAudioSource(samples: tone, realTime: true)
         let rec = ChunkRecorder()
         source.setGate(open: true)
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         try source.open { rec.append($0) }
         XCTAssertTrue(rec.wait(timeout: 5) { $0.count >= 10 })
         source.close()
-        let elapsed = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+        let elapsed = (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9)
         XCTAssertGreaterThanOrEqual(elapsed, 0.18)
         XCTAssertEqual(Array(rec.samples.prefix(tone.count)), tone)
     }

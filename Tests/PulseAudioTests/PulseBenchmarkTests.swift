@@ -1,3 +1,4 @@
+import ParleyTime
 import XCTest
 @testable import PulseAudio
 
@@ -18,7 +19,7 @@ final class PulseBenchmarkTests: XCTestCase {
         let capture = PulseCapture(options: .init(server: server, device: nullMonitor))
         capture.setGate(open: true)
         try capture.open { chunk in
-            handoff.append(MonotonicClock.now() - chunk.timestamp)  // pa_simple_read return → consumer
+            handoff.append(TimeSource.monotonic.nanoseconds() - chunk.timestamp)  // pa_simple_read return → consumer
             rec.append(chunk)
         }
         var po = PulsePlayback.Options(server: server, device: nullSink, targetLatencyMilliseconds: tlength)
@@ -38,15 +39,15 @@ final class PulseBenchmarkTests: XCTestCase {
         let chunk = 480  // 20 ms
         let cap0 = capture.stats.threadCPUSeconds
         let play0 = playback.stats.threadCPUSeconds
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         var next = start
         var latencies: [Double] = []
         var k = 0
         // Real time, as a live stream would arrive when the server is not ahead; the 25 ms restart padding
         // is the only cushion, so the server buffer stays below tlength and writes do not wait for room.
-        while MonotonicClock.seconds(from: start, to: MonotonicClock.now()) < seconds {
+        while (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9) < seconds {
             next += 20_000_000
-            let now = MonotonicClock.now()
+            let now = TimeSource.monotonic.nanoseconds()
             if next > now { Thread.sleep(forTimeInterval: Double(next - now) / 1e9) }  // pacing the fake network
             let offset = (k * chunk) % (tone.count - chunk)
             playback.write(Array(tone[offset..<(offset + chunk)]))
@@ -55,7 +56,7 @@ final class PulseBenchmarkTests: XCTestCase {
         }
         playback.drain()
         _ = playback.waitUntilIdle(timeout: 10)
-        let elapsed = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+        let elapsed = (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9)
         let pstats = playback.stats
         let capCPU = capture.stats.threadCPUSeconds - cap0
         let playCPU = pstats.threadCPUSeconds - play0
@@ -67,12 +68,12 @@ final class PulseBenchmarkTests: XCTestCase {
         var fullLatencies: [Double] = []
         for _ in 0..<5 {
             playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 3.0, amplitude: 0.5))
-            let t = MonotonicClock.now()
+            let t = TimeSource.monotonic.nanoseconds()
             guard rec.wait(timeout: 10, until: { cs in
                 cs.filter { $0.timestamp > t && $0.level.rmsDBFS > -12 }.count >= 15
             }) else { continue }
             fullLatencies.append(playback.stats.latencySeconds)
-            let flushAt = MonotonicClock.now()
+            let flushAt = TimeSource.monotonic.nanoseconds()
             playback.flush()
             _ = rec.wait(timeout: 10) { ($0.last?.timestamp ?? 0) > flushAt + 400_000_000 }
             let tl = Timeline(chunks: rec.all)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ParleyTesting
+import ParleyTime
 import XCTest
 @testable import PulseAudio
 
@@ -154,7 +155,7 @@ final class PulseDaemonTests: XCTestCase {
 
     func testNoServerIsATypedErrorQuickly() throws {
         let server = "unix:/tmp/parley-no-such-dir-\(getpid())/native"
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         XCTAssertThrowsError(try AudioDevices.query(server: server, timeout: 2)) { e in
             guard case let .noServer(at, _)? = e as? PulseAudioError else { return XCTFail("\(e)") }
             XCTAssertEqual(at, server)
@@ -167,7 +168,7 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertThrowsError(try PulsePlayback(options: .init(server: server)).open()) { e in
             guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
         }
-        XCTAssertLessThan(MonotonicClock.seconds(from: start, to: MonotonicClock.now()), 2)
+        XCTAssertLessThan((Double(TimeSource.monotonic.nanoseconds() - start) / 1e9), 2)
     }
 
     func testAServerThatNeverAnswersTimesOutInsteadOfHanging() throws {
@@ -189,11 +190,11 @@ final class PulseDaemonTests: XCTestCase {
         }
         XCTAssertEqual(bound, 0)
         XCTAssertEqual(listen(fd, 8), 0)
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         XCTAssertThrowsError(try AudioDevices.query(server: "unix:\(path)", timeout: 1)) { e in
             guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
         }
-        let elapsed = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+        let elapsed = (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9)
         XCTAssertGreaterThanOrEqual(elapsed, 0.9)
         XCTAssertLessThan(elapsed, 3)
     }
@@ -233,11 +234,11 @@ final class PulseDaemonTests: XCTestCase {
         let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5)
         // A reply comes after a pause (written within milliseconds of the pre-roll's drain completing, a
         // PulseAudio monitor can miss its first ~16 ms: see `restartPaddingMilliseconds`).
-        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
         XCTAssertTrue(loop.playback.write(tone))
         loop.playback.drain()
         XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 15))
-        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
         let t = loop.timeline()
         let span = try XCTUnwrap(t.loudSpan(), "the tone came back")
         let seconds = Double(span.count) / 16_000
@@ -267,12 +268,12 @@ final class PulseDaemonTests: XCTestCase {
             var heard: [Double] = []
             var onsets: [Double] = []
             for _ in 0..<3 {
-                XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.5), "idle for half a second")
-                let start = MonotonicClock.now()
+                XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.5), "idle for half a second")
+                let start = TimeSource.monotonic.nanoseconds()
                 loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.3, amplitude: 0.5))
                 loop.playback.drain()
                 XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
-                XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+                XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
                 let t = loop.timeline(from: start)
                 let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
                 heard.append(Double(span.count) / 16)
@@ -302,8 +303,8 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertGreaterThan(large, small)
 
         // A reply after a pause (see `testToneComesBackOnTheMonitorAtTheRightFrequencyAndLevel`).
-        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
-        let start = MonotonicClock.now()
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        let start = TimeSource.monotonic.nanoseconds()
         loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5))
         loop.playback.setTargetLatency(milliseconds: 80)
         XCTAssertEqual(loop.playback.targetLatencyMilliseconds, 80)
@@ -311,7 +312,7 @@ final class PulseDaemonTests: XCTestCase {
         loop.playback.drain()
         XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
         eventually(timeout: 5, "the new stream's \(large) ms") { loop.playback.serverBufferMilliseconds == large }
-        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
         let t = loop.timeline(from: start)
         let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
         XCTAssertEqual(Double(span.count) / 16_000, 1.0, accuracy: 0.01, "the reply played whole")
@@ -344,11 +345,11 @@ final class PulseDaemonTests: XCTestCase {
         let loop = try Loopback(server: try testPulseServer(), targetLatencyMilliseconds: 400)
         defer { loop.close() }
         loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 4.0, amplitude: 0.5))
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         XCTAssertTrue(loop.recorder.wait(timeout: 15) { chunks in
             chunks.filter { $0.level.rmsDBFS > -12 && $0.timestamp > start }.count >= 25
         }, "half a second of tone is playing")
-        let flushAt = MonotonicClock.now()
+        let flushAt = TimeSource.monotonic.nanoseconds()
         loop.playback.flush()
         XCTAssertTrue(loop.waitCaptured(past: flushAt, seconds: 0.6))
         let t = loop.timeline()
@@ -371,17 +372,17 @@ final class PulseDaemonTests: XCTestCase {
         var gaps: [Double] = []
         var dropouts = 0
         for k in 0..<20 {
-            XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
-            let start = MonotonicClock.now()
+            XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
+            let start = TimeSource.monotonic.nanoseconds()
             loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5))
             // Flush 150–340 ms in, a different point of the waveform each time.
             XCTAssertTrue(loop.waitCaptured(past: start, seconds: 0.15 + Double(k) * 0.01))
-            let flushAt = MonotonicClock.now()
+            let flushAt = TimeSource.monotonic.nanoseconds()
             loop.playback.flush()
             loop.playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 0.3, amplitude: 0.5))
             loop.playback.drain()
             XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
-            XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.1))
+            XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
             let t = loop.timeline(from: start)
             // Runs of sound at least 2 ms apart, from the flush on.
             var runs: [ClosedRange<Int>] = []
@@ -414,15 +415,15 @@ final class PulseDaemonTests: XCTestCase {
         defer { loop.close() }
         let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 5.0, amplitude: 0.5)
         let piece = tone.count / 25
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         for k in 0..<25 {
             XCTAssertTrue(loop.playback.write(Array(tone[(k * piece)..<((k + 1) * piece)])))
             Thread.sleep(forTimeInterval: 0.008)  // the network delivering 5 s in 200 ms
         }
         loop.playback.drain()
         XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 30))
-        let played = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
-        XCTAssertTrue(loop.waitCaptured(past: MonotonicClock.now(), seconds: 0.2))
+        let played = (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9)
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
         let stats = loop.playback.stats
         XCTAssertEqual(stats.underruns, 0)
         XCTAssertEqual(stats.droppedSamples, 0)
@@ -535,10 +536,10 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertTrue(failedToReopen(.source), "\(all)")
         XCTAssertTrue(failedToReopen(.sink), "\(all)")
         XCTAssertTrue(playback.write([1, 2, 3]), "writes are still accepted (and buffered) while retrying")
-        let start = MonotonicClock.now()
+        let start = TimeSource.monotonic.nanoseconds()
         capture.close()
         playback.close()
-        XCTAssertLessThan(MonotonicClock.seconds(from: start, to: MonotonicClock.now()), 3, "close does not hang")
+        XCTAssertLessThan((Double(TimeSource.monotonic.nanoseconds() - start) / 1e9), 3, "close does not hang")
         XCTAssertFalse(playback.write([1]), "closed")
     }
 
@@ -548,9 +549,9 @@ final class PulseDaemonTests: XCTestCase {
         let ctx = try PulseContext(server: server, timeout: 3)
         let mic = try ctx.loadModule("module-null-sink", arguments: "sink_name=parley_mic", timeout: 3)
         defer { _ = try? ctx.unloadModule(mic, timeout: 3) }
-        let ec: EchoCanceller
+        let ec: PulseEchoModule
         do {
-            ec = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+            ec = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
         } catch {
             throw XCTSkip("module-echo-cancel with webrtc is not available here: \(error)")
         }
@@ -573,7 +574,7 @@ final class PulseDaemonTests: XCTestCase {
         // deinit unloads too.
         var name = ""
         do {
-            let scoped = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
+            let scoped = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
             name = scoped.sourceName
         }
         d = try AudioDevices.query(server: server)
@@ -583,13 +584,13 @@ final class PulseDaemonTests: XCTestCase {
         let leftover = try ctx.loadModule("module-echo-cancel", arguments:
             "aec_method=webrtc source_name=parley_ec_\(deadPID)_1_source sink_name=parley_ec_\(deadPID)_1_sink "
             + "source_master=parley_mic.monitor sink_master=\(nullSink)", timeout: 3)
-        let live = try EchoCanceller(server: server, source: "parley_mic.monitor", sink: nullSink)
-        XCTAssertEqual(try EchoCanceller.unloadLeftovers(server: server), 1)
+        let live = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
+        XCTAssertEqual(try PulseEchoModule.unloadLeftovers(server: server), 1)
         let modules = try ctx.modules(timeout: 3)
         XCTAssertFalse(modules.contains { $0.index == leftover })
         XCTAssertTrue(modules.contains { $0.index == live.moduleIndex })
         try live.unload()
-        XCTAssertEqual(EchoCanceller.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
-        XCTAssertNil(EchoCanceller.ownerPID(ofArguments: "source_name=other"))
+        XCTAssertEqual(PulseEchoModule.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
+        XCTAssertNil(PulseEchoModule.ownerPID(ofArguments: "source_name=other"))
     }
 }

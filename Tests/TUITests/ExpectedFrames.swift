@@ -213,65 +213,65 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   �
         bay.                                                                   │ run_shell {"cmd":"ls -… denied
       · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
 you     東京の天気は？ 😀 ありがとう                                           │
-gemini  Sure — here is ┌─ Keys ────────────────────────────────────────────────────────────────┐
-                       │ Space         talk: hold Space (or tap to start, tap again to stop)   │
-                       │ v             choose a voice                                          │
-                       │ m             switch push-to-talk / open mic                          │
-                       │ Tab i         type a message (Enter sends, Esc leaves)                │
-                       │ t             focus the tool-call log (↑↓ select, Enter expand)       │
-                       │ ?             this help                                               │
-                       │ L             latency per turn: first words, audio, sound (p50/p95)   │
-                       │ q             quit                                                    │
-                       │ Ctrl-C        interrupt the reply; quit when idle                     │
-                       │ PgUp          scroll the transcript up a page                         │
-                       │ PgDn          scroll the transcript down a page                       │
-                       │ Home          go to the start of the conversation                     │
-                       │ End           go to the newest line (follow)                          │
-                       │ Up            scroll up one line                                      │
-                       │ Down          scroll down one line                                    │
-                       │ e             export the transcript as Markdown                       │
-                       │ T             show or fold the model's thoughts                       │
-                       │ r             offline: reconnect now instead of waiting               │
-                       │ c             camera or screen sharing on or off                      │
-                       │ Ctrl-O        attach an image to the next turn                        │
-                       │                                                                       │
-                       │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
-                       │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave │
-                       └────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
+gemini  Sure — here is┌─ Keys ──────────────────────────────────────────────────────────────────┐
+                      │ Space         talk: hold Space (or tap to start, tap again to stop)     │
+                      │ v             choose a voice                                            │
+                      │ m             switch push-to-talk / open mic                            │
+                      │ Tab i         type a message (Enter sends, Esc leaves)                  │
+                      │ t             focus the tool-call log (↑↓ select, Enter expand)         │
+                      │ ?             this help                                                 │
+                      │ L             latency per turn: first words, audio, sound (p50/p95)     │
+                      │ $             usage per turn: tokens by modality, cost, context, budget │
+                      │ q             quit                                                      │
+                      │ Ctrl-C        interrupt the reply; quit when idle                       │
+                      │ PgUp          scroll the transcript up a page                           │
+                      │ PgDn          scroll the transcript down a page                         │
+                      │ Home          go to the start of the conversation                       │
+                      │ End           go to the newest line (follow)                            │
+                      │ Up            scroll up one line                                        │
+                      │ Down          scroll down one line                                      │
+                      │ e             export the transcript as Markdown                         │
+                      │ T             show or fold the model's thoughts                         │
+                      │ r             offline: reconnect now instead of waiting                 │
+                      │ c             camera or screen sharing on or off                        │
+                      │ Ctrl-O        attach an image to the next turn                          │
+                      │                                                                         │
+                      │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close            │
+                      │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave   │
+                      └──────────────────────────────────────────────────────── any key closes ─┘
                                                                                │
                                                                                │
                                                                                │
                                                                                │
  mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
  spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
- any key closes
+ ↑↓ scroll  any other key closes
 """#,
         "help_80x24": #"""
- pa┌─ Keys ────────────────────────────────────────────────────────────────┐MO
- se│ Space         talk: hold Space (or tap to start, tap again to stop)   │old
-you│ v             choose a voice                                          │
-gem│ m             switch push-to-talk / open mic                          │
-   │ Tab i         type a message (Enter sends, Esc leaves)                │
-   │ t             focus the tool-call log (↑↓ select, Enter expand)       │
-you│ ?             this help                                               │
-gem│ L             latency per turn: first words, audio, sound (p50/p95)   │
-   │ q             quit                                                    │
-   │ Ctrl-C        interrupt the reply; quit when idle                     │
-   │ PgUp          scroll the transcript up a page                         │
-   │ PgDn          scroll the transcript down a page                       │
-   │ Home          go to the start of the conversation                     │
-   │ End           go to the newest line (follow)                          │
-   │ Up            scroll up one line                                      │
-   │ Down          scroll down one line                                    │
-   │ e             export the transcript as Markdown                       │
-─ t│ T             show or fold the model's thoughts                       │────
- ge│ r             offline: reconnect now instead of waiting               │0 ms
- ru│ c             camera or screen sharing on or off                      │
- se│ Ctrl-O        attach an image to the next turn                        │.5 s
- mi│                                                                       │
- sp│ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close          │
- an└────────────────────────────────────────────────────── any key closes ─┘
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+yo┌─ Keys ──────────────────────────────────────────────────────────────────┐
+ge│ Space         talk: hold Space (or tap to start, tap again to stop)     │
+  │ v             choose a voice                                            │
+  │ m             switch push-to-talk / open mic                            │
+yo│ Tab i         type a message (Enter sends, Esc leaves)                  │
+ge│ t             focus the tool-call log (↑↓ select, Enter expand)         │
+  │ ?             this help                                                 │
+  │ L             latency per turn: first words, audio, sound (p50/p95)     │
+  │ $             usage per turn: tokens by modality, cost, context, budget │
+  │ q             quit                                                      │
+  │ Ctrl-C        interrupt the reply; quit when idle                       │
+  │ PgUp          scroll the transcript up a page                           │
+  │ PgDn          scroll the transcript down a page                         │
+  │ Home          go to the start of the conversation                       │
+  │ End           go to the newest line (follow)                            │
+─ │ Up            scroll up one line                                        │───
+ g│ Down          scroll down one line                                      │ ms
+ r│ e             export the transcript as Markdown                         │
+ s│ ↓ 7 more                                                                │5 s
+ m└──────────────────────────────── ↑↓ PgUp PgDn scroll · other keys close ─┘
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ ↑↓ scroll  any other key closes
 """#,
         "interrupted_120x40": #"""
  parley  ● resuming in 3 s  voice Puck  gemini-live-2.5-flash                                                     DEMO

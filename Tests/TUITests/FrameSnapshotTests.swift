@@ -22,7 +22,7 @@ final class FrameSnapshotTests: XCTestCase {
             out.append(("voiceMenuFiltered_\(sz)", menu, r, c))
 
             var help = base
-            help.overlay = .help
+            help.overlay = .help(top: 0)
             out.append(("help_\(sz)", help, r, c))
 
             var latency = base
@@ -73,7 +73,7 @@ final class FrameSnapshotTests: XCTestCase {
             out.append(("failedOpenMic_\(sz)", failed, r, c))
         }
         var small = base
-        small.overlay = .help
+        small.overlay = .help(top: 0)
         out.append(("tooSmall_39x11", small, 11, 39))
         out.append(("tooSmall_80x11", small, 11, 80))
         out.append(("minimum_40x12", base, 12, 40))

@@ -66,7 +66,7 @@ final class DirtyRegionTests: XCTestCase {
         b.transcript.stream(.model, " more")
         XCTAssertEqual(DirtyRegions.changed(from: a, to: b), .transcript)
         b = a
-        b.overlay = .help
+        b.overlay = .help(top: 0)
         XCTAssertEqual(DirtyRegions.changed(from: a, to: b), [.overlay, .status])
         b = a
         b.header.pushToTalk = .openMic

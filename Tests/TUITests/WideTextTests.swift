@@ -34,7 +34,7 @@ final class WideTextTests: XCTestCase {
         ]
         let (grid, _) = Fixtures.render(s, rows: 30, columns: 120)
         let text = grid.text()
-        XCTAssertTrue(text.contains(" mcp_fil…tadata (files)"), "both ends of the name, then its server:\n\(text)")
+        XCTAssertTrue(text.contains(" mcp_fil…etadata (files)"), "both ends of the name, then its server:\n\(text)")
         XCTAssertTrue(text.contains(" ツール_とて…ツール_end"), "wide names too:\n\(text)")
         XCTAssertTrue(text.contains("running"), "the state column survives the long name:\n\(text)")
         assertRulesIntact(grid, s)

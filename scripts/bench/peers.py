@@ -9,7 +9,7 @@ sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
     wire->ear    first reply audio frame forwarded by the proxy -> first audible sample on the speaker sink
     barge-in     `interrupted` sent by the proxy mid-reply -> the speaker sink falls silent
     CPU          utime+stime of the client process (all threads) over an idle window and a conversation
-    RSS, threads from /proc/PID/status after the conversation
+    RSS, threads from /proc/PID/status after the conversation (open mic), and after the push-to-talk idle window
 
 Run it through scripts/bench-peers.sh, which installs what it needs and starts a private PulseAudio.
 """
@@ -333,6 +333,7 @@ async def main_async(args):
             c0, t0 = proc_cpu(p.pid), time.monotonic()
             await asyncio.sleep(args.idle_seconds)
             extra["ptt_idle"] = (proc_cpu(p.pid) - c0) / (time.monotonic() - t0) * 100
+            extra["ptt_rss"] = proc_status(p.pid)[0]
         finally:
             p.stop()
     finally:
@@ -377,6 +378,8 @@ def report(results, extra):
         print(f"{label:32} {a:10.2f} {b:10.2f} {ratio:6.2f}×  {'yes' if win else 'NO'}")
     if "ptt_idle" in extra:
         print(f"{'CPU push-to-talk idle (%)':32} {extra['ptt_idle']:10.2f} {'—':>10} {'':>7}  {'yes' if extra['ptt_idle'] <= 0.3 else 'NO'} (goal ≤ 0.3)")
+    if "ptt_rss" in extra:
+        print(f"{'RSS push-to-talk idle (MB)':32} {extra['ptt_rss']:10.2f} {'—':>10} {'':>7}  {'yes' if extra['ptt_rss'] <= 36 else 'NO'} (goal ≤ 36)")
     print(f"parley ahead on {ahead} of {len(rows)} rows")
     print("samples: " + ", ".join(f"{n}: {len(gather(n, 'm2w'))} m2w, {len(gather(n, 'w2e'))} w2e, {len(gather(n, 'barge'))} barge-in"
                                   for n in results))

@@ -9,7 +9,7 @@ enum AppEvent: Sendable {
     case tick
     /// The first reply audio of a turn reached the speaker path, at this time on the app's clock.
     case replyAudioStarted(at: Double)
-    /// The speaker played the first sample of a reply, at this time on the app's clock (`TimeSource.monotonic`):
+    /// The speaker played the first sample of a reply, at this time on the app's `TimeSource`:
     /// when the user could first hear it. Posted by the playback path once per reply.
     case replyAudible(at: Double)
     /// The capture thread handed over the last chunk after the gate closed (`MicCommand.close(id)`).

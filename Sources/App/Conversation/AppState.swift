@@ -18,6 +18,12 @@ struct AppState: Sendable {
     /// The connection is lost and being retried (typed turns queue, the mic pauses).
     var offline = false
     var typedTurn: TypedTurn?
+    /// The last user turn (typed, or spoken once transcribed) until a reply to it starts. The session sends an
+    /// unanswered turn again on a new connection (`turnResent`) and the service transcribes it a second time;
+    /// that repeat is absorbed like a typed turn's echo, so the question stays one record.
+    var unanswered: String?
+    /// Typed turns waiting in the offline queue, by queue id: their echo comes when they go out.
+    var queuedTexts: [Int: String] = [:]
     var userEntry: Int?
     var modelEntry: Int?
     /// The thought streaming now, if any.
@@ -34,7 +40,14 @@ struct AppState: Sendable {
     var sessionStartedAt: Double?
     var goAwayDeadline: Double?
     var reconnectAt: Double?
-    var tokens = 0
+    /// Tokens and money per turn, the context, the budget (`UsageState` owns them all).
+    var usage: UsageState
+    /// The budget question is the popup on screen (not a tool's).
+    var budgetAsking = false
+    /// The user was told once that unpriced tokens make the budget inexact.
+    var budgetUnpricedNoted = false
+    /// A resumed conversation's earlier usage was written to this part's transcript.
+    var carryRecorded = false
     /// Tool calls waiting for the user's answer, the one shown first.
     var confirmations: [(id: String, name: String, detail: String)] = []
     /// Tool name → the MCP server that runs it.
@@ -51,11 +64,14 @@ struct AppState: Sendable {
     init(config: Config, demo: Bool, audioAvailable: Bool, kitty: Bool) {
         talk = TalkState(mode: config.mode, kitty: kitty)
         voice = config.voice
+        usage = UsageState(config: config)
         self.demo = demo
         self.audioAvailable = audioAvailable
         ui.header = HeaderModel(
             model: config.model, voice: config.voice, connection: .connecting,
             pushToTalk: Self.pttDisplay(mode: config.mode, kitty: kitty), demo: demo)
+        // With a budget the cost is shown from the start.
+        if config.budget != nil { ui.header.cost = usage.total.short }
     }
 
     var mode: Config.Mode { talk.mode }

@@ -1,3 +1,4 @@
+import Foundation
 import Live
 import TUI
 
@@ -38,13 +39,30 @@ enum MicCommand: Sendable, Equatable {
     case close(id: Int)
 }
 
+/// Everything that reaches the speaker, from the reducer (`Effect.speaker`) and from the Live receive path
+/// (`init(_: PlaybackCommand)`, the one place Live's playback vocabulary is translated): one vocabulary into
+/// `AudioIO.perform`.
 enum SpeakerCommand: Sendable, Equatable {
-    /// Silence now and drop the rest of this reply's audio.
+    /// Reply audio (24 kHz mono s16le), played unless replies are being dropped.
+    case play(Data)
+    /// The server interrupted the reply: silence now, dropping what is queued.
+    case flush
+    /// The model's turn is complete: let what is queued play out.
+    case turnComplete
+    /// The user cut the reply: `flush`, and drop the rest of this reply's audio until `acceptReplies`.
     case cutReply
     /// The reply ended: take the next reply's audio again.
     case acceptReplies
     /// Whether the model is answering (the half-duplex gate listens less while it is).
     case modelAnswering(Bool)
+
+    init(_ command: PlaybackCommand) {
+        switch command {
+        case .play(let pcm): self = .play(pcm)
+        case .flush: self = .flush
+        case .turnComplete: self = .turnComplete
+        }
+    }
 }
 
 enum SessionCommand: Sendable, Equatable {

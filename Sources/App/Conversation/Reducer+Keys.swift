@@ -35,6 +35,12 @@ extension Reducer {
             case .leave:
                 s.ui.input = nil
             case .submit(let text):
+                if s.usage.overBudget, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    // Nothing typed is lost: it stays in the input line until the user says to go on.
+                    s.ui.input = LineEditor(text: text, history: editor.history)
+                    askBudget(&s)
+                    return []
+                }
                 s.ui.input = editor
                 return submitTyped(&s, text, now: now) ?? sendText(&s, text, now: now)
             }
@@ -64,13 +70,38 @@ extension Reducer {
                 s.ui.overlay = nil
                 return chooseVoice(&s, name)
             }
-        case .help, .message:
+        case .help(let top):
+            // The list scrolls where the screen is too short for it; any other key closes it.
+            let end = OverlayView.helpMaxTop(keyMap: s.keyMap, screen: s.ui.screen)
+            let page = max(1, s.ui.screen.rows - 8)
+            switch k.key {
+            case .up: s.ui.overlay = .help(top: max(0, top - 1))
+            case .down: s.ui.overlay = .help(top: min(end, top + 1))
+            case .pageUp: s.ui.overlay = .help(top: max(0, top - page))
+            case .pageDown: s.ui.overlay = .help(top: min(end, top + page))
+            default: s.ui.overlay = nil
+            }
+        case .message:
             s.ui.overlay = nil
         case .latencyStats:
             // Left open while other keys are pressed: it updates as turns are timed.
             if k.key == .escape || s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) == .latencyStats { s.ui.overlay = nil }
+        case .usage:
+            // Like the latency view: it follows the turns until its key or Esc closes it.
+            if k.key == .escape || s.keyMap.command(for: KeyEvent(k.key, k.modifiers)) == .usageStats { s.ui.overlay = nil }
         case .pathPrompt(let editor):
             return pathPromptKey(&s, editor, k)
+        case .confirm(var model) where s.budgetAsking:
+            switch model.handle(k, screen: s.ui.screen) {
+            case .yes: return answerBudget(&s, yes: true)
+            case .no: return answerBudget(&s, yes: false)
+            case .quit:
+                s.budgetAsking = false
+                s.ui.overlay = nil
+                return quit(&s, now: now)
+            case .changed: s.ui.overlay = .confirm(model)
+            case .none: break
+            }
         case .confirm(var model):
             let answer = model.handle(k, screen: s.ui.screen)
             if answer == .quit {
@@ -123,10 +154,13 @@ extension Reducer {
             if s.ui.toolLog.selected == nil, !s.ui.toolLog.calls.isEmpty { s.ui.toolLog.selected = s.ui.toolLog.calls.count - 1 }
             return []
         case .help:
-            s.ui.overlay = .help
+            s.ui.overlay = .help(top: 0)
             return []
         case .latencyStats:
             s.ui.overlay = .latencyStats(s.latency.stats)
+            return []
+        case .usageStats:
+            s.ui.overlay = .usage(s.usage.table)
             return []
         case .quit:
             return quit(&s, now: now)
@@ -164,6 +198,10 @@ extension Reducer {
     static func space(_ s: inout AppState, _ k: KeyEvent, now: Double) -> [Effect] {
         if s.talk.mode == .open {
             guard k.kind == .press else { return [] }
+            if s.usage.overBudget {
+                askBudget(&s)
+                return []
+            }
             if s.talk.isMuted {
                 s.talk.mic = .closed
                 return openMicIfWanted(&s)

@@ -89,9 +89,7 @@ extension Reducer {
         case .resumptionUpdate(let resumable):
             if resumable { fx.append(.saveResumeHandle) }
         case .usage(let u):
-            if let t = u.totalTokenCount { s.tokens += t }
-            s.ui.header.tokens = s.tokens
-            fx.append(.record(.usage(u)))
+            fx += usage(&s, u, now: now)
         case .connectionClosed:
             // Open mic keeps streaming: the session holds the audio until the next connection is live.
             s.connected = false
@@ -108,16 +106,18 @@ extension Reducer {
         case .textQueued(let id, let text, let waiting):
             s.latency.forget()
             fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            s.queuedTexts[id] = text
             fx.append(.record(.queued(id: id, text: text)))
         case .queuedTextSent(let ids):
             // A queued message's turn starts when it goes out, not when it was typed during the outage.
             s.latency.userFinished(at: now)
+            queuedTextSent(&s, ids)
             fx += ids.map { .record(.sent(id: $0)) }
         case .textNotQueued(_, let limit):
             fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
         case .turnResent:
             s.latency.resent(at: now)
-            fx += system(&s, "your last turn had no answer yet: sent again on the new connection")
+            fx += turnResent(&s)
         case .replyStalled(let finding, let recovery):
             fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
         case .freshSession(let cause):
@@ -151,6 +151,11 @@ extension Reducer {
         s.goAwayDeadline = nil
         s.ui.header.connection = .live
         if first { s.sessionStartedAt = now }
+        if !s.carryRecorded, s.usage.ledger.carried.turns > 0 {
+            // The budget is per conversation: this part's transcript says what the earlier parts spent.
+            s.carryRecorded = true
+            fx.append(.record(.usageCarried(s.usage.ledger.carried)))
+        }
         if let voice = s.pendingVoice {
             s.pendingVoice = nil
             s.voice = voice

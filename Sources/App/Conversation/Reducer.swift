@@ -105,6 +105,11 @@ enum Reducer {
                 s.ui.status = "no audio: press Tab to type instead"
                 return []
             }
+            guard !s.usage.overBudget else {
+                _ = s.talk.gesture.cancel()
+                askBudget(&s)
+                return []
+            }
             s.latency.userStarted()
             if s.talk.reply != .idle, let m = s.modelEntry {
                 // Talking over the model interrupts it (START_OF_ACTIVITY_INTERRUPTS).
@@ -124,19 +129,21 @@ enum Reducer {
 
     /// Opens the mic for open-mic mode once the connection is live (unless muted or soundless).
     static func openMicIfWanted(_ s: inout AppState) -> [Effect] {
-        guard s.talk.mode == .open, s.talk.mic == .closed, s.audioAvailable, s.connected else { return [] }
+        guard s.talk.mode == .open, s.talk.mic == .closed, s.audioAvailable, s.connected, !s.usage.overBudget else { return [] }
         return s.talk.openMic()
     }
 
     static func sendText(_ s: inout AppState, _ text: String, now: Double) -> [Effect] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return [] }
+        if let refusal = TurnSize(text: trimmed, model: s.ui.header.model).refusal { return system(&s, refusal, error: true) }
         let overReply = s.talk.reply != .idle
         var fx = finishModelEntry(&s, interrupted: overReply)
         fx += finishUserEntry(&s)
         if overReply { s.talk.reply = .discarding }
         s.ui.transcript.append(.user, trimmed)
         s.typedTurn = TypedTurn(text: trimmed, afterReply: overReply)
+        s.unanswered = trimmed
         s.latency.userFinished(at: now)
         s.ui.transcript.scroll = nil
         return fx + [.record(.line(speaker: "user", text: trimmed, interrupted: false)), .live(.sendText(trimmed))]
@@ -174,6 +181,7 @@ enum Reducer {
             s.typedTurn = nil
         }
         var fx = finishUserEntry(&s)
+        s.unanswered = nil
         timeUserTurnIfOpenMic(&s)
         if !text.isEmpty { s.latency.transcript(at: now) }
         if s.talk.reply == .idle { s.talk.reply = .responding }
@@ -208,7 +216,35 @@ enum Reducer {
             text = e.text.trimmingCharacters(in: .whitespaces)
             e.text = text
         }
+        if !text.isEmpty { s.unanswered = text }
         return [.record(.line(speaker: "user", text: text, interrupted: false))]
+    }
+
+    /// The session sent the unanswered turn again on a new connection. The service transcribes it again (a
+    /// typed turn's echo, a spoken turn's audio): that repeat is absorbed, so the question is one line and
+    /// one record, and the resend is a note on it.
+    static func turnResent(_ s: inout AppState) -> [Effect] {
+        var question = s.unanswered
+        if let id = s.userEntry {
+            // Cut off while it was being transcribed: the repeat transcribes the whole turn again, so it
+            // replaces the partial text instead of running on after it.
+            s.userWords.reset()
+            s.ui.transcript.update(id) { $0.interim = ""; $0.partial = "" }
+            question = nil
+        } else if let text = s.unanswered {
+            s.typedTurn = TypedTurn(text: text, afterReply: s.typedTurn?.afterReply ?? false)
+        }
+        s.ui.transcript.append(.system, "your last turn had no answer yet: sent again on the new connection")
+        return [.record(.resent(question))]
+    }
+
+    /// Queued typed turns went out: their echo comes now, so they are the pending typed turn from here on.
+    static func queuedTextSent(_ s: inout AppState, _ ids: [Int]) {
+        let texts = ids.compactMap { s.queuedTexts.removeValue(forKey: $0) }
+        guard !texts.isEmpty else { return }
+        let text = texts.joined(separator: " ")
+        s.typedTurn = TypedTurn(text: text, afterReply: false)
+        s.unanswered = text
     }
 
     static func finishModelEntry(_ s: inout AppState, interrupted: Bool) -> [Effect] {

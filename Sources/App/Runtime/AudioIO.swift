@@ -9,14 +9,16 @@ import Synchronization
 final class AudioIO: Sendable {
     let capture: (any AudioSource)?
     let playback: (any AudioSink)?
-    let echoCanceller: EchoCanceller?
+    let echoModule: PulseEchoModule?
     /// parley's own echo canceller (WebRTC), between playback and capture; nil if not wanted or unavailable.
-    let canceller: AcousticEchoCanceller?
+    let canceller: WebRTCCanceller?
     private let echoMode: EchoCancelMode
     /// The configured playback buffer (`playback_buffer_ms`).
     private let playbackBufferMs: Int
     private let state: Mutex<Shared>
     private let events: EventQueue
+    /// The app's clock, for the first-audio stamp the reducer compares with its own `now`.
+    private let time: TimeSource
 
     /// Registers the reducer sets through commands, read on the capture and receive paths.
     struct Shared {
@@ -48,65 +50,32 @@ final class AudioIO: Sendable {
     /// What could not be opened, in words for the banner; nil when sound works.
     let problem: String?
 
-    /// Opens the devices; failures leave the program running text-only with `problem` set.
-    init(config: Config, noAudio: Bool, events: EventQueue, logger: (String) -> Void) {
+    /// Opens the devices (the sink, then the source with its gate closed); a failure leaves the program
+    /// running text-only with `unavailable` set.
+    init(devices: SoundDevices, config: Config, events: EventQueue, time: TimeSource) {
         self.events = events
-        var problem: String?
-        var ec: EchoCanceller?
-        var capture: (any AudioSource)?
-        var playback: (any AudioSink)?
-        var canceller: AcousticEchoCanceller?
-        if noAudio {
-            problem = "no audio (--no-audio): type with Tab"
-        } else {
-            var mic = config.mic
-            var speaker = config.speaker
-            if config.echoCancel.wantsModule {
-                // A parley that was killed may have left its canceller loaded.
-                _ = try? EchoCanceller.unloadLeftovers()
-                do {
-                    let canceller = try EchoCanceller(source: mic, sink: speaker)
-                    mic = canceller.sourceName
-                    speaker = canceller.sinkName
-                    ec = canceller
-                } catch {
-                    logger("echo cancellation unavailable: \(error)")
-                }
-            }
-            if config.echoCancel.wantsCanceller {
-                do {
-                    canceller = try AcousticEchoCanceller()
-                    canceller?.isActive = config.echoCancel.cancellerActive(openMic: config.mode == .open)
-                } catch {
-                    logger("echo canceller unavailable, half-duplex gating instead: \(error)")
-                }
-            }
-            let buffer = Self.playbackBuffer(config.playbackBufferMs, cancelling: canceller?.isActive ?? false)
-            var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: buffer)
-            po.echoCanceller = canceller
-            po.onStartHeard = { ns in events.post(.replyAudible(at: Double(ns) / 1e9)) }
-            let p = PulsePlayback(options: po, onEvent: { e in AudioIO.report(e, to: events) })
-            var co = PulseCapture.Options(device: mic)
-            co.echoCanceller = canceller
-            let c = PulseCapture(options: co, onEvent: { e in AudioIO.report(e, to: events) })
+        self.time = time
+        var problem = devices.problem
+        var (capture, playback, module) = (devices.source, devices.sink, devices.echoModule)
+        if problem == nil, let sink = playback {
             do {
-                try p.open()
-                playback = p
-                capture = c
+                try sink.open()
             } catch {
                 problem = Self.describe(error)
-                ec = nil
+                (capture, playback) = (nil, nil)
+                try? module?.unload()
+                module = nil
             }
         }
         self.capture = capture
         self.playback = playback
-        echoCanceller = ec
-        self.canceller = capture == nil ? nil : canceller
+        echoModule = module
+        canceller = capture == nil ? nil : devices.canceller
         echoMode = config.echoCancel
         playbackBufferMs = config.playbackBufferMs
         self.problem = problem
-        let protection = config.echoCancel.protection(openMic: true, hasCanceller: self.canceller != nil,
-                                                      moduleMethod: ec?.method)
+        let protection = config.echoCancel.protection(openMic: true, hasCanceller: canceller != nil,
+                                                      moduleMethod: module?.method)
         state = Mutex(Shared(halfDuplex: HalfDuplexGate(protection: protection)))
         if let capture {
             do {
@@ -171,7 +140,7 @@ final class AudioIO: Sendable {
         switch command {
         case .open(let openMic):
             // The protection follows the talk mode: in open mic the canceller (or the gate) guards the mic.
-            let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoCanceller?.method)
+            let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoModule?.method)
             canceller?.isActive = echoMode.cancellerActive(openMic: openMic)
             playback?.setTargetLatency(milliseconds: Self.playbackBuffer(playbackBufferMs, cancelling: canceller?.isActive ?? false))
             state.withLock {
@@ -193,28 +162,16 @@ final class AudioIO: Sendable {
         }
     }
 
-    /// Carries out a speaker command from the reducer.
+    /// Carries out a speaker command: from the reducer, or reply audio and interruptions straight from the
+    /// Live receive path (interruption outranks audio: the flush happens on that thread, before anything else).
     func perform(_ command: SpeakerCommand) {
-        switch command {
-        case .cutReply:
-            state.withLock { $0.discarding = true }
-            playback?.flush()
-        case .acceptReplies:
-            state.withLock { $0.discarding = false }
-        case .modelAnswering(let answering):
-            state.withLock { $0.modelAnswering = answering }
-        }
-    }
-
-    /// The Live receive path's playback hook.
-    func playbackCommand(_ command: PlaybackCommand) {
         switch command {
         case .play(let pcm):
             let (discard, first) = state.withLock { s -> (Bool, Bool) in
                 defer { s.awaitingFirstAudio = false }
                 return (s.discarding, s.awaitingFirstAudio)
             }
-            if first { events.post(.replyAudioStarted(at: TimeSource.monotonic.now())) }
+            if first { events.post(.replyAudioStarted(at: time.now())) }
             guard !discard, let playback else { return }
             let samples = pcm.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) } }
             playback.write(samples)
@@ -224,12 +181,20 @@ final class AudioIO: Sendable {
         case .turnComplete:
             playback?.drain()
             state.withLock { $0.awaitingFirstAudio = true }
+        case .cutReply:
+            // Still the same reply: its first-audio edge was reported, the rest arrives only to be dropped.
+            state.withLock { $0.discarding = true }
+            playback?.flush()
+        case .acceptReplies:
+            state.withLock { $0.discarding = false }
+        case .modelAnswering(let answering):
+            state.withLock { $0.modelAnswering = answering }
         }
     }
 
     func close() {
         capture?.close()
         playback?.close()
-        try? echoCanceller?.unload()
+        try? echoModule?.unload()
     }
 }

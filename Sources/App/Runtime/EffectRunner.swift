@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import Live
 import TUI
 
@@ -54,7 +55,7 @@ final class EffectRunner {
         case .saveResumeHandle:
             if let (handle, age) = session.resumptionHandle {
                 ResumeStore(path: paths.resumeFile).save(.init(
-                    handle: handle, savedAt: Date().timeIntervalSince1970 - age, model: launch.config.model,
+                    handle: handle, savedAt: TimeSource.wallSeconds() - age, model: launch.config.model,
                     voice: state.voice, transcript: launch.store?.path))
             }
         case .rememberVoice(let voice):
@@ -62,7 +63,7 @@ final class EffectRunner {
         case .suspend:
             launch.terminal.suspend()
             screen.invalidate()
-            return [.screenSize(launch.terminal.screen.size)]
+            return [.screenSize(launch.terminal.screenSize)]
         case .quit:
             break
         case .vision(let command):
@@ -98,7 +99,7 @@ final class EffectRunner {
         }
         let md = (store.path as NSString).deletingPathExtension + ".md"
         let records = (try? TranscriptStore.read(store.path)) ?? []
-        let ok = FileManager.default.createFile(atPath: md, contents: Data(TranscriptStore.markdown(records, title: "parley conversation").utf8))
+        let ok = FileManager.default.createFile(atPath: md, contents: Data(TranscriptStore.markdown(records, title: "parley conversation", prices: launch.config.priceTable).utf8))
         return ok ? .success(md) : .failure(ExportFailure(message: "could not write \(md)"))
     }
 

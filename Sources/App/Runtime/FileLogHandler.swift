@@ -39,7 +39,7 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = Timestamp.iso8601UTC(secondsSince1970: Date().timeIntervalSince1970)
+        let time = Timestamp.iso8601UTC(secondsSince1970: TimeSource.wallSeconds())
         sink.write("\(time) \(event.level) \(label): \(event.message)\(meta)\n")
     }
 

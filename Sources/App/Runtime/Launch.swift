@@ -16,7 +16,7 @@ struct Launch {
     let tools: ToolRegistry
     let session: LiveSession
     let store: TranscriptStore?
-    let terminal: Terminal
+    let terminal: any ConversationTerminal
     let renderer: FrameRenderer
     /// Images, the camera and the screen.
     let vision: VisionIO
@@ -31,7 +31,7 @@ struct Launch {
         var simulator: LiveSimulator?
         let access: LiveAccess
         if demo {
-            let sim = LiveSimulator(options: try DemoSimulator.options(), logger: logger)
+            let sim = LiveSimulator(options: try DemoSimulator.options(), logger: logger, time: time)
             _ = try await sim.start()
             simulator = sim
             access = LiveAccess(backend: .geminiAPI, endpoint: sim.url, credential: .none, authorizer: nil, source: "the built-in simulator")
@@ -40,26 +40,13 @@ struct Launch {
             logger.info("connecting to \(access.backend) with \(access.source)")
         }
         var problems: [String] = []
-        let audio = AudioIO(config: config, noAudio: noAudio, events: events) { [logger] in logger.warning("\($0)") }
-        var registry = ToolRegistry.builtIn(config.tools)
+        let devices = noAudio
+            ? SoundDevices.none("no audio (--no-audio): type with Tab")
+            : SoundDevices.pulse(config: config, events: events, time: time) { [logger] in logger.warning("\($0)") }
+        let audio = AudioIO(devices: devices, config: config, events: events, time: time)
+        var registry = ToolRegistry.builtIn(config.tools, time: time)
         let (mcp, mcpProblems) = await MCPServers.start(config.mcp, into: &registry, logger: logger)
         problems += mcpProblems
-        let tools = registry
-        let session = LiveSession(
-            configuration: access.configuration(
-                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt, backend: access.backend)),
-            logger: logger,
-            playback: { audio.playbackCommand($0) })
-        audio.attach(session)
-        let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session)) { [events] in events.post($0) }
-        if let resume { session.restoreHandle(resume.0.handle, age: resume.age) }
-        if let path = resume?.0.transcript, let records = try? TranscriptStore.read(path) {
-            // Seeds a fresh session if the service refuses the saved handle.
-            session.preloadContext(records.compactMap { r in
-                guard r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty else { return nil }
-                return Content(role: r.kind, text: text)
-            })
-        }
 
         let store: TranscriptStore?
         do {
@@ -70,8 +57,6 @@ struct Launch {
             logger.error("transcripts will not be saved: \(error)")
         }
         if let why = Paths.unwritable(paths.stateHome) { problems.append("\(why): the log, the voice and --resume will not be kept") }
-        store?.onFailure = { [events] in events.post(.audioNotice($0)) }
-        store?.append(.session(model: config.model, voice: config.voice))
 
         let terminal: Terminal
         do {
@@ -82,13 +67,49 @@ struct Launch {
             try? await simulator?.stop()
             throw ParleyError.usage("cannot take over the terminal: \(error)")
         }
+        return assemble(
+            config: config, access: access, audio: audio, tools: registry, mcp: mcp,
+            simulator: simulator, store: store, terminal: terminal, screen: terminal.screen, problems: problems,
+            resume: resume, events: events, time: time, logger: logger)
+    }
+
+    /// Wires the started parts together (nothing here can fail): the session on `transport` with reply audio
+    /// going straight to `audio`, vision, the transcript, the theme and the keys. The runtime tests call it with
+    /// fake sound devices, an in-memory terminal and the simulator.
+    static func assemble(
+        config: Config, access: LiveAccess, audio: AudioIO, tools: ToolRegistry,
+        mcp: MCPServers, simulator: LiveSimulator?, store: TranscriptStore?, terminal: any ConversationTerminal,
+        screen: any Screen, problems: [String], resume: (ResumeStore.Saved, age: Double)?, events: EventQueue,
+        time: TimeSource, logger: Logger, transport: any LiveTransport = WebSocketTransport()
+    ) -> Launch {
+        var problems = problems
+        let session = LiveSession(
+            configuration: access.configuration(
+                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt, backend: access.backend)),
+            transport: transport,
+            logger: logger,
+            playback: { audio.perform(SpeakerCommand($0)) },
+            time: time)
+        audio.attach(session)
+        let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session, time: time)) { [events] in events.post($0) }
+        if let resume { session.restoreHandle(resume.0.handle, age: resume.age) }
+        if let path = resume?.0.transcript, let records = try? TranscriptStore.read(path) {
+            // Seeds a fresh session if the service refuses the saved handle.
+            session.preloadContext(records.compactMap { r in
+                guard r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty else { return nil }
+                return Content(role: r.kind, text: text)
+            })
+        }
+        store?.onFailure = { [events] in events.post(.audioNotice($0)) }
+        store?.append(.session(model: config.model, voice: config.voice))
+
         let themeResult = ThemeLoader.standard().load(config.theme)
         if let error = themeResult.error { problems.append("\(error) — using the default theme") }
         let keyMap = Self.keyMap(config.keys)
         if let problem = keyMap.problem { problems.append(problem) }
         return Launch(
             config: config, simulator: simulator, audio: audio, mcp: mcp, tools: tools, session: session, store: store,
-            terminal: terminal, renderer: FrameRenderer(screen: terminal.screen, theme: themeResult.theme, keyMap: keyMap.map),
+            terminal: terminal, renderer: FrameRenderer(screen: screen, theme: themeResult.theme, keyMap: keyMap.map),
             vision: vision, problems: problems, keyMap: keyMap.map)
     }
 
@@ -96,7 +117,7 @@ struct Launch {
     func initialState(demo: Bool, noAudio: Bool, resume: (ResumeStore.Saved, age: Double)?) -> AppState {
         var state = AppState(config: config, demo: demo, audioAvailable: audio.unavailable == nil, kitty: false)
         state.keyMap = keyMap
-        state.ui.screen = terminal.screen.size
+        state.ui.screen = terminal.screenSize
         state.echoProtection = audio.protectionDescription
         if let why = audio.unavailable {
             state.ui.banner = noAudio ? "text only (--no-audio): Tab to type" : "no sound — text only: Tab to type (details below)"
@@ -110,10 +131,15 @@ struct Launch {
             model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
         if let resume {
             Self.showEarlier(resume.0.transcript, in: &state.ui.transcript)
+            // The budget is per conversation: what the earlier parts spent still counts.
+            if let path = resume.0.transcript, let records = try? TranscriptStore.read(path) {
+                state.usage.carry(Reducer.carriedUsage(records, prices: state.usage.prices))
+            }
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resume.age / 60)) min ago")
         }
         state.ui.status = demo ? "DEMO: talking to the built-in simulator — no key, no network" : nil
         Reducer.refreshHeader(&state, now: 0)
+        Reducer.refreshUsage(&state)
         return state
     }
 

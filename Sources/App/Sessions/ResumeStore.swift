@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import ParleyTime
 
 /// The last conversation's resumption handle, kept across runs in a file only the user can read. The handle is
 /// a secret: it is written here and sent in `setup`, nowhere else.
@@ -30,13 +31,16 @@ struct ResumeStore {
     }
 
     /// The saved handle if it is still young enough for `model`, with its age in seconds; otherwise why not.
-    func usable(model: String, now: Date = Date()) -> Result<(Saved, age: Double), ParleyError> {
+    /// `now` is wall-clock seconds since 1970, the clock `savedAt` was written on.
+    func usable(model: String, now: Double = TimeSource.wallSeconds()) -> Result<(Saved, age: Double), ParleyError> {
         guard let saved = load() else {
             return .failure(.usage("nothing to resume: no earlier conversation was saved (start one without --resume)"))
         }
-        let age = now.timeIntervalSince1970 - saved.savedAt
+        let age = now - saved.savedAt
         guard age < Self.lifetime else {
-            return .failure(.usage("the last conversation is \(Int(age / 60)) minutes old; Gemini keeps it for 2 hours only (start a new one without --resume)"))
+            // A file edited by hand may say anything; Int(age / 60) traps beyond Int.max.
+            let howOld = age < 366 * 86_400 ? "\(Int(age / 60)) minutes old" : "more than a year old"
+            return .failure(.usage("the last conversation is \(howOld); Gemini keeps it for 2 hours only (start a new one without --resume)"))
         }
         guard LiveModel.resourceName(saved.model) == LiveModel.resourceName(model) else {
             return .failure(.usage("the last conversation used \(saved.model); a resumed session cannot change the model (drop --model or --resume)"))

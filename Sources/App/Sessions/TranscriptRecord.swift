@@ -5,8 +5,9 @@ import Live
 struct TranscriptRecord: Codable, Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
-    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `reconnect`, `voice`, `queued` (a typed
-    /// turn waiting while offline), `sent` (a queued turn sent; `turnID` names it).
+    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued`
+    /// (a typed turn waiting while offline), `sent` (a queued turn sent; `turnID` names it), `resent` (the last user
+    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known).
     var kind: String
     var text: String?
     var interrupted: Bool?
@@ -22,6 +23,22 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var resumed: Bool?
     /// The id of a queued typed turn, in its `queued` and `sent` records.
     var turnID: Int?
+    /// `usageCarried`: what the earlier parts of a resumed conversation used.
+    var carried: UsageCarry?
+    /// The transcript format, in `session` records; a reader stops at a format newer than its own.
+    var format: Int?
+    /// The system instruction (the persona) a `session` record started with.
+    var system: String?
+    /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
+    var usd: Double?
+
+    /// The format this parley writes and reads.
+    static let format = 1
+
+    /// The kinds this parley reads; a reader names any other and skips it.
+    enum Kind: String, CaseIterable {
+        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent
+    }
 
     init(kind: String) { self.kind = kind }
 
@@ -49,6 +66,12 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
+    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "usageCarried")
+        r.carried = c
+        return r
+    }
+
     static func reconnect(resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "reconnect")
         r.resumed = resumed
@@ -68,6 +91,12 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
+    static func resent(_ question: String?) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "resent")
+        r.text = question
+        return r
+    }
+
     static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "voice")
         r.voice = name
@@ -75,10 +104,14 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
-    static func session(model: String, voice: String) -> TranscriptRecord {
+    /// The first record of a conversation; `continued` when a later run goes on with it in the same file.
+    static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "session")
+        r.format = format
         r.model = model
         r.voice = voice
+        r.system = system
+        if continued { r.resumed = true }
         return r
     }
 }

@@ -111,22 +111,20 @@ final class TranscriptStore {
         return names.filter { $0.hasPrefix("session-") && $0.hasSuffix(".jsonl") }.sorted().map { "\(directory)/\($0)" }
     }
 
-    /// Reads a saved session; lines that do not parse are skipped (a crash may leave half a line).
+    /// Reads a saved session as far as it is whole (see `TranscriptReader`); what was not read is dropped.
     static func read(_ path: String) throws -> [TranscriptRecord] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ParleyError.file(path: path, problem: "cannot read the session file")
-        }
-        let decoder = JSONDecoder()
-        return text.split(separator: "\n").compactMap { try? decoder.decode(TranscriptRecord.self, from: Data($0.utf8)) }
+        try TranscriptReader.read(path).records
     }
 
     /// A saved session as Markdown.
     /// Every stored text passes `TerminalText` (a transcript holds what the server and tools sent).
-    static func markdown(_ records: [TranscriptRecord], title: String) -> String {
+    static func markdown(_ records: [TranscriptRecord], title: String, prices: PriceTable = .published) -> String {
         var out = "# \(TerminalText.sanitized(title, .singleLine))\n\n"
         for stored in records {
             let r = stored.sanitized
             switch r.kind {
+            case "session" where r.resumed == true:
+                out += "_Continued with model \(r.model ?? "?"), voice \(r.voice ?? "?"), at \(r.time ?? "?")._\n\n"
             case "session":
                 out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
             case "user":
@@ -146,12 +144,13 @@ final class TranscriptStore {
                 out += "> voice changed to \(r.voice ?? "?")\n\n"
             case "sent":
                 out += "> the message queued while offline was sent at \(r.time ?? "?")\n\n"
+            case "resent":
+                out += "> no answer yet: the question was sent again on a new connection\n\n"
             default:
                 break
             }
         }
-        let total = records.compactMap { $0.usage?.totalTokenCount }.reduce(0, +)
-        if total > 0 { out += "---\n\n\(total) tokens in all.\n" }
+        out += usageMarkdown(records, prices: prices)
         return out
     }
 }

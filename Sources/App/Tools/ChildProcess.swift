@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import ParleySpawn
 import Synchronization
 
@@ -81,8 +82,8 @@ final class ChildProcess: Sendable {
         guard isRunning else { return }
         kill(-pid, SIGTERM)
         kill(pid, SIGTERM)
-        let end = Date().addingTimeInterval(grace)
-        while isRunning && Date() < end { usleep(10_000) }
+        let end = TimeSource.monotonic.now() + grace
+        while isRunning && TimeSource.monotonic.now() < end { usleep(10_000) }
         if isRunning {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)

@@ -1,64 +1,69 @@
 import Foundation
 import Logging
-import MCP
 import Synchronization
-import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// MCP over a child's stdio, one JSON message per line, read on its own thread in linear time. (The SDK's
-/// `StdioTransport` searches the whole pending buffer for a newline after every 4 KB read, so a large result
-/// costs time in the square of its size.) A message longer than `maxMessageBytes` is dropped whole; its call
-/// then ends at its time limit.
-actor LineTransport: Transport {
-    nonisolated let logger: Logger
+/// One JSON message per line over a child's stdio, read on its own thread in linear time (a naive reader that
+/// searches the whole pending buffer for a newline after every read costs time in the square of a large
+/// result's size). A message longer than `maxMessageBytes` is dropped whole; its call then ends at its time
+/// limit.
+final class LineTransport: Sendable {
+    let logger: Logger
     private let input: Int32
     private let output: Int32
     private let maxMessageBytes: Int
     private let stopped = StopFlag()
-    private let messages: AsyncThrowingStream<Data, any Error>
-    private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+    /// Held while a message is written, so two messages never interleave on the pipe (a write over
+    /// `PIPE_BUF` bytes is not atomic).
+    private let writing = Mutex(())
+
+    struct SendFailed: Error, CustomStringConvertible {
+        var errno: Int32
+        var description: String { "cannot write to the server: \(String(cString: strerror(errno)))" }
+    }
 
     init(input: Int32, output: Int32, maxMessageBytes: Int = 64 << 20, logger: Logger) {
         self.input = input
         self.output = output
         self.maxMessageBytes = maxMessageBytes
         self.logger = logger
-        (messages, continuation) = AsyncThrowingStream.makeStream()
     }
 
-    func connect() async throws {
-        let (fd, limit, stop, sink, log) = (input, maxMessageBytes, stopped, continuation, logger)
-        Thread.detachNewThread { Self.readLines(fd: fd, limit: limit, stopped: stop, sink: sink, logger: log) }
-    }
-
-    func disconnect() async {
-        stopped.stop()
-        continuation.finish(throwing: Self.closed)
-    }
-
-    func send(_ data: Data) async throws {
-        var bytes = [UInt8](data)
-        bytes.append(0x0A)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw MCPError.transportError(Errno(rawValue: errno))
-            }
-            off += n
+    /// Starts the reading thread: `onLine` gets each line (on that thread, in order), then `onEnd` once when the
+    /// server closes its output or `stop()` is called.
+    func start(onLine: @escaping @Sendable (Data) -> Void, onEnd: @escaping @Sendable () -> Void) {
+        let (fd, limit, stop, log) = (input, maxMessageBytes, stopped, logger)
+        Thread.detachNewThread {
+            Self.readLines(fd: fd, limit: limit, stopped: stop, logger: log, onLine: onLine)
+            onEnd()
         }
     }
 
-    func receive() -> AsyncThrowingStream<Data, any Error> { messages }
+    /// Ends the reading thread (within its 200 ms poll).
+    func stop() { stopped.stop() }
 
-    /// Splits what `fd` delivers into lines; each byte is looked at once.
-    static func readLines(
-        fd: Int32, limit: Int, stopped: StopFlag, sink: AsyncThrowingStream<Data, any Error>.Continuation, logger: Logger
-    ) {
+    /// Writes `message` and a newline. Blocks while the pipe is full.
+    func send(_ message: Data) throws {
+        var bytes = [UInt8](message)
+        bytes.append(0x0A)
+        try writing.withLock { _ in
+            var off = 0
+            while off < bytes.count {
+                let n = bytes[off...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw SendFailed(errno: errno)
+                }
+                off += n
+            }
+        }
+    }
+
+    /// Splits what `fd` delivers into lines, until end of file or `stopped`; each byte is looked at once.
+    static func readLines(fd: Int32, limit: Int, stopped: StopFlag, logger: Logger, onLine: (Data) -> Void) {
         var pending = [UInt8]()
         var scanned = 0
         var discarding = false
@@ -77,7 +82,7 @@ actor LineTransport: Transport {
                 if discarding {
                     discarding = false
                 } else if nl > start {
-                    sink.yield(Data(pending[start..<nl]))
+                    onLine(Data(pending[start..<nl]))
                 }
                 start = nl + 1
                 scanned = start
@@ -94,12 +99,7 @@ actor LineTransport: Transport {
                 scanned = 0
             }
         }
-        sink.finish(throwing: closed)
     }
-
-    /// How the message stream ends. Never a plain finish: the SDK client's receive loop restarts a finished
-    /// stream forever, spinning a CPU, and breaks out only on an error.
-    static let closed = MCPError.transportError(Errno(rawValue: EPIPE))
 }
 
 /// Tells a reading thread to stop.

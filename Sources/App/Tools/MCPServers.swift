@@ -1,7 +1,7 @@
 import Foundation
+import ParleyTime
 import Live
 import Logging
-import MCP
 import Synchronization
 import SystemPackage
 
@@ -23,12 +23,12 @@ struct MCPServerConfig: Sendable, Equatable {
 /// The MCP servers of a session: started at launch (in parallel), their tools declared in `setup`, calls
 /// routed to them. A server that fails to start is reported and skipped; it never stops parley.
 final class MCPServers: Sendable {
-    private let running: [(name: String, client: Client, process: ChildProcess)]
+    private let running: [(name: String, client: MCPClient, process: ChildProcess)]
 
     /// The most text one call's result hands to the model; the rest is cut with a note saying so.
     static let maxResultBytes = 1 << 20
 
-    private init(running: [(String, Client, ChildProcess)]) { self.running = running }
+    private init(running: [(String, MCPClient, ChildProcess)]) { self.running = running }
 
     /// The process ids of the running servers (for tests and diagnostics).
     var pids: [pid_t] { running.map(\.process.pid) }
@@ -40,15 +40,15 @@ final class MCPServers: Sendable {
     ) async -> (MCPServers, problems: [String]) {
         // A server that dies must cost an EPIPE on the next write, not parley's life.
         if !configs.isEmpty { signal(SIGPIPE, SIG_IGN) }
-        let started = await withTaskGroup(of: (Int, Result<(Client, ChildProcess, [MCP.Tool]), any Error>).self) { group in
+        let started = await withTaskGroup(of: (Int, Result<(MCPClient, ChildProcess, [MCP.Tool]), any Error>).self) { group in
             for (i, config) in configs.enumerated() {
                 group.addTask { (i, await startOne(config, timeout: timeout ?? config.startTimeout, logger: logger)) }
             }
-            var out: [(Int, Result<(Client, ChildProcess, [MCP.Tool]), any Error>)] = []
+            var out: [(Int, Result<(MCPClient, ChildProcess, [MCP.Tool]), any Error>)] = []
             for await r in group { out.append(r) }
             return out.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        var running: [(String, Client, ChildProcess)] = []
+        var running: [(String, MCPClient, ChildProcess)] = []
         var problems: [String] = []
         for (config, result) in zip(configs, started) {
             switch result {
@@ -69,7 +69,7 @@ final class MCPServers: Sendable {
         return (MCPServers(running: running), problems)
     }
 
-    private static func startOne(_ config: MCPServerConfig, timeout: Double, logger: Logger) async -> Result<(Client, ChildProcess, [MCP.Tool]), any Error> {
+    private static func startOne(_ config: MCPServerConfig, timeout: Double, logger: Logger) async -> Result<(MCPClient, ChildProcess, [MCP.Tool]), any Error> {
         let process: ChildProcess
         do {
             process = try ChildProcess(
@@ -77,54 +77,45 @@ final class MCPServers: Sendable {
         } catch {
             return .failure(error)
         }
+        let client = MCPClient(
+            transport: LineTransport(input: process.fromChild, output: process.toChild, logger: logger), logger: logger,
+            failure: { process.exitStatus.map { Exited(status: $0) } })
         do {
-            let (client, tools) = try await withTimeout(timeout, what: "initialize", abort: {
-                process.exitStatus.map { Exited(status: $0) }
-            }) {
-                try await connect(process, logger: logger)
+            // One time limit for the whole start, however many pages the tools come in.
+            let tools = try await withTimeout(timeout, what: "the start (initialize, tools/list)") {
+                try await client.connect(clientVersion: ParleyVersion.text, timeout: timeout)
+                return try await client.listAllTools(timeout: timeout)
             }
             return .success((client, process, tools))
         } catch {
+            client.disconnect()
             process.terminate()
-            return .failure(error)
+            return .failure(await Exited.explained(error, process: process))
         }
     }
 
     /// Stops every server: disconnects, then SIGTERM (SIGKILL after a grace period) to each server's session.
     func stop() async {
-        for r in running { await r.client.disconnect() }
+        for r in running { r.client.disconnect() }
         for r in running { r.process.terminate() }
-    }
-
-    private static func connect(_ process: ChildProcess, logger: Logger) async throws -> (Client, [MCP.Tool]) {
-        let transport = LineTransport(input: process.fromChild, output: process.toChild, logger: logger)
-        let client = Client(name: "parley", version: "0.1.0")
-        try await client.connect(transport: transport)
-        var tools: [MCP.Tool] = []
-        var cursor: String?
-        repeat {
-            let page = try await client.listTools(cursor: cursor)
-            tools += page.tools
-            cursor = page.nextCursor
-        } while cursor != nil
-        return (client, tools)
     }
 
     /// A registry entry that routes calls to the server: answered within the call timeout, with an error as
     /// soon as the server dies, and with at most `maxResultBytes` of text.
-    static func definition(_ tool: MCP.Tool, server: MCPServerConfig, client: Client, process: ChildProcess? = nil) -> ToolDefinition {
+    static func definition(_ tool: MCP.Tool, server: MCPServerConfig, client: MCPClient, process: ChildProcess? = nil) -> ToolDefinition {
         var d = ToolDefinition(
             name: tool.name, description: tool.description ?? tool.title ?? tool.name,
-            parameters: geminiSchema(json(tool.inputSchema))
+            parameters: geminiSchema(tool.inputSchema)
         ) { args in
-            let arguments: [String: Value]? = try? JSONDecoder().decode([String: Value].self, from: JSONEncoder().encode(args))
-            let result = try await withTimeout(server.callTimeout, what: "\(server.name) → \(tool.name)", abort: {
-                process?.exitStatus.map { Exited(status: $0) }
-            }) {
-                try await client.callTool(name: tool.name, arguments: arguments)
+            let result: MCP.CallResult
+            do {
+                result = try await client.callTool(
+                    name: tool.name, arguments: args.objectValue, timeout: server.callTimeout, what: "\(server.name) → \(tool.name)")
+            } catch {
+                throw await Exited.explained(error, process: process)
             }
             let (text, cut) = resultText(result.content, limit: maxResultBytes)
-            var answer: [String: JSONValue] = result.isError == true
+            var answer: [String: JSONValue] = result.isError
                 ? ["error": .string(text), "server": .string(server.name)] : ["result": .string(text)]
             if let cut {
                 answer["truncated"] = true
@@ -141,17 +132,18 @@ final class MCPServers: Sendable {
 
     /// The call's content as text, at most `limit` UTF-8 bytes (cut at a character boundary); the full size
     /// when it was cut.
-    static func resultText(_ content: [MCP.Tool.Content], limit: Int) -> (String, cut: Int?) {
+    static func resultText(_ content: [MCP.Content], limit: Int) -> (String, cut: Int?) {
         var out = Data()
         var total = 0
         for (i, item) in content.enumerated() {
             let piece: String
             switch item {
-            case .text(let t, _, _): piece = t
-            case .image(_, let mime, _, _): piece = "[\(mime) image]"
-            case .audio(_, let mime, _, _): piece = "[\(mime) audio]"
-            case .resource(let r, _, _): piece = "[resource \(r.uri)]"
-            case .resourceLink(let uri, _, _, _, _, _): piece = "[link \(uri)]"
+            case .text(let t): piece = t
+            case .image(let mime): piece = "[\(mime) image]"
+            case .audio(let mime): piece = "[\(mime) audio]"
+            case .resource(let uri, _): piece = "[resource \(uri)]"
+            case .resourceLink(let uri, _): piece = "[link \(uri)]"
+            case .other(let type): piece = type.isEmpty ? "[content without a type]" : "[\(type.prefix(40)) content]"
             }
             let bytes = (i > 0 ? "\n" : "") + piece
             total += bytes.utf8.count
@@ -161,10 +153,6 @@ final class MCPServers: Sendable {
         var text = String(decoding: out, as: UTF8.self)
         if text.last == "\u{FFFD}", total > limit { text.removeLast() }
         return (text, total > limit ? total : nil)
-    }
-
-    static func json(_ value: Value) -> JSONValue {
-        (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))) ?? .object([:])
     }
 
     /// MCP speaks JSON Schema; Gemini's function declarations take an OpenAPI subset and reject the rest
@@ -198,16 +186,31 @@ struct TimedOut: Error, CustomStringConvertible {
     var description: String { "no answer to \(what) within \(Int(seconds)) s" }
 }
 
+/// The server process ended; `status` is its wait status.
 struct Exited: Error, CustomStringConvertible {
     let status: Int32
-    var description: String { "the server exited with status \(status)" }
+    var description: String {
+        let how = status & 0x7F == 0 ? "with status \((status >> 8) & 0xFF)" : "on signal \(status & 0x7F)"
+        return "the server exited \(how) (run its command by hand to see why it stops)"
+    }
+
+    /// `error`, or why the server ended when that is what it means: the end of its output comes a moment
+    /// before its exit status can be read, so wait up to half a second for it.
+    static func explained(_ error: any Error, process: ChildProcess?) async -> any Error {
+        guard let process, error as? MCPClientError == .closed else { return error }
+        for _ in 0..<50 {
+            if let status = process.exitStatus { return Exited(status: status) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return error
+    }
 }
 
 /// Runs `body`, or fails after `seconds`, or as soon as `abort` (checked every 50 ms) returns an error. The body
 /// is then cancelled and left behind, not awaited (a connection to a dead server may never notice). Cancelling
 /// the caller cancels the body.
 func withTimeout<T: Sendable>(
-    _ seconds: Double, what: String, abort: @escaping @Sendable () -> (any Error)? = { nil },
+    _ seconds: Double, what: String, time: TimeSource = .monotonic, abort: @escaping @Sendable () -> (any Error)? = { nil },
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let once = Once()
@@ -228,9 +231,9 @@ func withTimeout<T: Sendable>(
                 if once.claim() { c.resume(throwing: CancellationError()) }
             }
             Task {
-                let deadline = ContinuousClock.now + .milliseconds(Int64(min(seconds, 1e9) * 1000))
+                let deadline = time.now() + min(seconds, 1e9)
                 var reason: any Error = TimedOut(what: what, seconds: seconds)
-                while ContinuousClock.now < deadline {
+                while time.now() < deadline {
                     try? await Task.sleep(for: .milliseconds(50))
                     if once.isClaimed { return }
                     if let e = abort() {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import ParleySpawn
 import Live
 import Synchronization
@@ -14,6 +15,8 @@ struct ShellTool: Sendable {
     var maxOutputBytes = 16 * 1024
     /// What the command sees: parley's environment without secrets (see `ToolEnvironment`).
     var environment: [String: String] = ToolEnvironment.clean()
+    /// The clock `timeLimit` is measured on (the app's).
+    var time: TimeSource = .monotonic
 
     struct Result: Sendable, Equatable {
         var output: String
@@ -74,7 +77,7 @@ struct ShellTool: Sendable {
         started(pid)
         var result = Result(output: "", exitCode: nil)
         var output = Data()
-        let deadline = Date().addingTimeInterval(timeLimit)
+        let deadline = time.now() + timeLimit
         var buffer = [UInt8](repeating: 0, count: 4096)
         var open = true
         while open {
@@ -82,7 +85,7 @@ struct ShellTool: Sendable {
                 result.cancelled = true
                 break
             }
-            if Date() >= deadline {
+            if time.now() >= deadline {
                 result.timedOut = true
                 break
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTime
 import Live
 
 /// A function the model may call.
@@ -37,6 +38,8 @@ struct ToolRegistry: Sendable {
     private(set) var tools: [String: ToolDefinition] = [:]
     /// Seconds any call may take before it is stopped and answered with an error (`[tools] call_timeout`).
     var callTimeout: Double = 60
+    /// The clock call timeouts are measured on (the app's).
+    var time: TimeSource = .monotonic
 
     mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
 
@@ -66,7 +69,7 @@ struct ToolRegistry: Sendable {
                         return (i, FunctionResponse(id: call.id, name: call.name, response: ["error": .string("unknown tool \(call.name)")]))
                     }
                     do {
-                        let result = try await withTimeout(callTimeout, what: call.name) { () async throws -> JSONValue in
+                        let result = try await withTimeout(callTimeout, what: call.name, time: time) { () async throws -> JSONValue in
                             if let run = tool.runReporting { return try await run(call.args) { partial(call, $0) } }
                             return try await tool.run(call.args)
                         }
@@ -83,14 +86,15 @@ struct ToolRegistry: Sendable {
     }
 
     /// The built-in tools the configuration enables.
-    static func builtIn(_ settings: Config.ToolSettings) -> ToolRegistry {
+    static func builtIn(_ settings: Config.ToolSettings, time: TimeSource = .monotonic) -> ToolRegistry {
         var r = ToolRegistry()
+        r.time = time
         r.callTimeout = Double(settings.callTimeout)
         if settings.currentTime { r.register(.currentTime) }
         let files = FileTools(allowed: settings.allowedDirectories)
         if settings.readFile { r.register(.readFile(files)) }
         if settings.listDirectory { r.register(.listDirectory(files)) }
-        if settings.shell { r.register(.shell(ShellTool(environment: ToolEnvironment.clean(passing: settings.passEnv)))) }
+        if settings.shell { r.register(.shell(ShellTool(environment: ToolEnvironment.clean(passing: settings.passEnv), time: time))) }
         return r
     }
 }
@@ -102,7 +106,8 @@ extension ToolDefinition {
         description: "Returns the current local date, time and time zone of the user.",
         parameters: ["type": "object", "properties": .object([:])]
     ) { _ in
-        let now = Date()
+        // The wall clock is what this tool reports.
+        let now = Date(timeIntervalSince1970: TimeSource.wallSeconds())
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXX"

@@ -201,6 +201,9 @@ struct PPMStreamSplitter {
         return pictures
     }
 
+    /// The largest width or height (and the 255 of 8-bit samples) a header may give.
+    static let maxSide = 1 << 15
+
     /// The header's length and the picture's size, once the whole header is there.
     private static func header(_ b: [UInt8]) -> (Int, Int, Int)? {
         guard b.count >= 2, b[0] == UInt8(ascii: "P"), b[1] == UInt8(ascii: "6") else { return nil }
@@ -213,6 +216,8 @@ struct PPMStreamSplitter {
                 value = value * 10 + Int(b[i] - 0x30)
                 digits += 1
                 i += 1
+                // Wider than any picture: not a header (and more digits would overflow).
+                guard value <= maxSide else { return nil }
             }
             guard i < b.count, digits > 0 else { return nil }
             fields.append(value)

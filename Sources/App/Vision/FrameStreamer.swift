@@ -55,6 +55,9 @@ final class FrameStreamer: Sendable {
     /// Whether ffmpeg is running now.
     var capturing: Bool { state.withLock { $0.capture != nil } }
 
+    /// Whether the capture holds a frame newer than the last one sent (what `tick` would send when due).
+    var hasUnsentFrame: Bool { state.withLock { s in (s.capture?.latest?.serial ?? 0) > s.lastSerial } }
+
     var status: VisionStatus {
         state.withLock { s in
             VisionStatus(source: input.label, sharing: s.pacer.sharing, capturing: s.capture != nil, framesSent: s.pacer.framesSent,

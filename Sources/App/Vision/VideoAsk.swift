@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import ParleyTime
 
 /// The recorded-video side of `parley ask --video`: the clip is streamed in real time (the service takes one
 /// frame a second, and its audio is the user's speech as it happens), then the question is asked.
@@ -19,22 +20,22 @@ enum VideoAsk {
         return JSONValue.object(fields).compactText + "\n"
     }
 
-    /// Streams `clip` in real time; `afterImages` waits a second first (images just went out), and `then` runs
-    /// once the last frame and chunk are on the wire.
-    static func stream(_ clip: VideoClip, over session: LiveSession, afterImages: Bool, then done: @escaping @Sendable () -> Void) {
+    /// Streams `clip` in real time on `time`; `afterImages` waits a second first (images just went out), and
+    /// `then` runs once the last frame and chunk are on the wire.
+    static func stream(_ clip: VideoClip, over session: LiveSession, time: TimeSource = .monotonic, afterImages: Bool,
+                       then done: @escaping @Sendable () -> Void) {
         Task {
             if afterImages { try? await Task.sleep(for: FramePacer.interval) }
-            let wire = VideoWire(session: session)
+            let wire = VideoWire(session: session, time: time)
             let spoken = !clip.audio.isEmpty
             if spoken { session.activityStart() }
-            let clock = ContinuousClock()
-            let start = clock.now
+            let start = time.now()
             let bytesPerSecond = LiveAudioFormat.inputSampleRate * 2
             let chunk = bytesPerSecond / 50
             var nextFrame = 0, audioSent = 0, tick = 0
             while nextFrame < clip.frames.count || audioSent < clip.audio.count {
-                let elapsed = clock.now - start
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let seconds = time.now() - start
+                let elapsed = Duration.seconds(clamping: seconds)
                 if nextFrame < clip.frames.count, elapsed >= .seconds(nextFrame) {
                     // A frame the wire refuses (too soon after the last, or no connection) is tried on the next
                     // tick, and given up after three seconds so a lost connection cannot hold the clip forever.
@@ -47,7 +48,7 @@ enum VideoAsk {
                     audioSent = end
                 }
                 tick += 1
-                try? await Task.sleep(until: start + .milliseconds(100 * tick), clock: clock)
+                try? await Task.sleep(for: .seconds(clamping: start + 0.1 * Double(tick) - time.now()))
             }
             if spoken { session.activityEnd() }
             done()

@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import ParleyTime
 import Synchronization
 
 /// The one way pictures reach the session (`realtimeInput.video`): camera and screen frames and attached images
@@ -7,20 +8,27 @@ import Synchronization
 /// skipped until the next tick).
 final class VideoWire: Sendable {
     private let deliver: @Sendable (Data) -> Bool
-    private let clock = ContinuousClock()
-    private let epoch: ContinuousClock.Instant
+    private let time: TimeSource
+    private let pause: @Sendable (Double) -> Void
+    private let epoch: Double
     private let lastSent = Mutex<Duration?>(nil)
 
-    /// - Parameter deliver: hands a JPEG to the session; false when no connection is live (it was dropped).
-    init(deliver: @escaping @Sendable (Data) -> Bool) {
+    /// - Parameters:
+    ///   - time: the app's clock, which the one-a-second budget is measured on.
+    ///   - pause: waits out that many seconds of `time` (a test's manual clock moves itself forward instead).
+    ///   - deliver: hands a JPEG to the session; false when no connection is live (it was dropped).
+    init(time: TimeSource, pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+         deliver: @escaping @Sendable (Data) -> Bool) {
         self.deliver = deliver
-        epoch = clock.now
+        self.time = time
+        self.pause = pause
+        epoch = time.now()
     }
 
-    convenience init(session: LiveSession) { self.init { session.sendVideo($0) } }
+    convenience init(session: LiveSession, time: TimeSource) { self.init(time: time) { session.sendVideo($0) } }
 
     /// Time since the wire was made.
-    func now() -> Duration { clock.now - epoch }
+    func now() -> Duration { .seconds(clamping: time.now() - epoch) }
 
     /// How long until a picture may go out.
     func wait(at now: Duration) -> Duration {
@@ -48,7 +56,7 @@ final class VideoWire: Sendable {
             let t = now()
             let w = wait(at: t)
             if w > .zero {
-                Thread.sleep(forTimeInterval: Double(w.components.seconds) + Double(w.components.attoseconds) / 1e18)
+                pause(w.inSeconds)
                 continue
             }
             if send(jpeg, at: t) { return true }

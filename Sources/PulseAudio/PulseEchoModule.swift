@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// The module outlives our connection, so it must be unloaded: call `unload()` on every exit path; `deinit`
 /// unloads too. A process killed with SIGKILL leaves it loaded; `unloadStale` removes such leftovers.
-public final class EchoCanceller: Sendable {
+public final class PulseEchoModule: Sendable {
     /// The server it was loaded on.
     public let server: String?
     /// The module's index on the server.
@@ -30,8 +30,8 @@ public final class EchoCanceller: Sendable {
     /// Loads `module-echo-cancel` over `source` and `sink` (nil: the defaults).
     public init(server: String? = nil, source: String? = nil, sink: String? = nil, method: String = "webrtc",
                 timeout: Double = 5) throws(PulseAudioError) {
-        let n = EchoCanceller.counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let tag = "\(EchoCanceller.namePrefix)_\(getpid())_\(n)"
+        let n = PulseEchoModule.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let tag = "\(PulseEchoModule.namePrefix)_\(getpid())_\(n)"
         var args = ["aec_method=\(method)", "source_name=\(tag)_source", "sink_name=\(tag)_sink"]
         if let source { args.append("source_master=\(source)") }
         if let sink { args.append("sink_master=\(sink)") }

@@ -5,7 +5,7 @@ import CAudioProcessing
 ///
 /// Not thread-safe: one thread at a time calls `analyzeFarEnd` and `processNearEnd` (the canceller calls both
 /// from the capture thread, in step, one far frame per near frame).
-public final class AudioProcessor {
+public final class WebRTCAudioProcessing {
     /// What to enable.
     public struct Settings: Sendable, Hashable {
         /// How hard the non-linear stage suppresses the echo left after the adaptive filter.

@@ -14,11 +14,11 @@ import Synchronization
 ///
 /// Threading: `played` and `playbackFlushed` from the playback thread, `process` from the capture thread;
 /// everything else from any thread.
-public final class AcousticEchoCanceller: Sendable {
+public final class WebRTCCanceller: Sendable {
     /// How the canceller is set up.
     public struct Settings: Sendable, Hashable {
         /// WebRTC's processing (echo, noise, gain).
-        public var processing = AudioProcessor.Settings()
+        public var processing = WebRTCAudioProcessing.Settings()
         /// The capture format (mono).
         public var captureFormat = AudioFormat.capture
         /// The playback format (mono).
@@ -62,7 +62,7 @@ public final class AcousticEchoCanceller: Sendable {
         /// Near-end frames with far end since the canceller started or was last re-pointed.
         public var framesAdapted = 0
         /// The canceller's metrics, updated once a second of audio.
-        public var metrics: AudioProcessor.Metrics?
+        public var metrics: WebRTCAudioProcessing.Metrics?
 
         /// The processing CPU as a fraction of one core (0.01: 1 %).
         public var cpuFraction: Double { audioSeconds > 0 ? processingSeconds / audioSeconds : 0 }
@@ -76,7 +76,7 @@ public final class AcousticEchoCanceller: Sendable {
     }
 
     private struct NearSide {
-        let processor: AudioProcessor
+        let processor: WebRTCAudioProcessing
         var clock = CaptureClock()
         var estimator = EchoDelayEstimator()
         var offsetMilliseconds: Int
@@ -103,7 +103,7 @@ public final class AcousticEchoCanceller: Sendable {
     public init(settings: Settings = Settings()) throws(PulseAudioError) {
         var processing = settings.processing
         processing.sampleRate = settings.captureFormat.sampleRate
-        let processor = try AudioProcessor(settings: processing)
+        let processor = try WebRTCAudioProcessing(settings: processing)
         self.settings = settings
         let rate = settings.captureFormat.sampleRate
         far = Mutex(FarSide(resampler: StreamingResampler(from: settings.playbackFormat.sampleRate, to: rate),
@@ -179,7 +179,7 @@ public final class AcousticEchoCanceller: Sendable {
     public func process(_ samples: inout [Int16], capturedFrom: UInt64) {
         guard isActive else { return }
         let format = settings.captureFormat
-        let cpuStart = MonotonicClock.threadCPUTime()
+        let cpuStart = ThreadCPUTime.nanoseconds()
         near.withLock { n in
             let frame = n.processor.frameSamples
             let start = n.clock.chunkStart(estimate: capturedFrom, duration: format.duration(sampleCount: samples.count))
@@ -223,7 +223,7 @@ public final class AcousticEchoCanceller: Sendable {
                 n.stats.metrics = n.processor.metrics
             }
             n.stats.farOffsetMilliseconds = n.offsetMilliseconds
-            n.stats.processingSeconds += Double(MonotonicClock.threadCPUTime() - cpuStart) / 1e9
+            n.stats.processingSeconds += Double(ThreadCPUTime.nanoseconds() - cpuStart) / 1e9
         }
     }
 

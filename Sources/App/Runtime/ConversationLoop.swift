@@ -1,0 +1,103 @@
+import Live
+import Logging
+import ParleyTime
+import TUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The conversation's run loop over a started `Launch`: one `poll()` on the terminal's descriptors and the event
+/// queue; each wake turns what happened into events, runs them through the reducer and the effect runner, and
+/// redraws what changed. It runs on the calling thread until the state says to quit; `InteractiveApp` runs it on
+/// the process's main thread, the runtime tests on one of their own.
+final class ConversationLoop {
+    private let launch: Launch
+    private let events: EventQueue
+    private let paths: Paths
+    private let time: TimeSource
+    private let logger: Logger
+    /// When `main` started, on `time`.
+    private let launchedAt: Double
+
+    init(launch: Launch, events: EventQueue, paths: Paths, time: TimeSource, logger: Logger, launchedAt: Double) {
+        self.launch = launch
+        self.events = events
+        self.paths = paths
+        self.time = time
+        self.logger = logger
+        self.launchedAt = launchedAt
+    }
+
+    /// Starts the session, runs until the user quits, and stops the tools; the caller stops `launch`.
+    func run(from initial: AppState) {
+        var state = initial
+        let pump = Task(executorPreference: NetworkExecutor.shared) { [events, session = launch.session] in
+            for await e in session.events { events.post(.live(e)) }
+        }
+        launch.session.start()
+        let screen = ScreenPacer(renderer: launch.renderer)
+        let runner = EffectRunner(launch: launch, events: events, paths: paths, screen: screen)
+        screen.draw(state, audio: launch.audio, now: time.now(), force: true)
+        logger.info("first frame drawn \(Int(((time.now() - launchedAt) * 1000).rounded())) ms after launch")
+
+        func apply(_ event: AppEvent) {
+            var pending = [event]
+            while !pending.isEmpty {
+                for effect in Reducer.reduce(&state, pending.removeFirst(), now: time.now()) {
+                    pending += runner.perform(effect, state: state)
+                }
+            }
+        }
+
+        let terminal = launch.terminal
+        var keyboard = terminal.keyboardProtocol
+        while !state.quitting {
+            wait(state: state, screen: screen)
+            for event in collect(screen: screen) { apply(event) }
+            if terminal.keyboardProtocol != keyboard {
+                keyboard = terminal.keyboardProtocol
+                logger.info("keyboard protocol: \(keyboard) after \(Int(((time.now() - launchedAt) * 1000).rounded())) ms")
+            }
+            screen.draw(state, audio: launch.audio, now: time.now())
+        }
+        runner.stop()
+        pump.cancel()
+    }
+
+    /// Blocks in `poll()` until input, a signal, an event, or the next deadline (none: sleep until woken).
+    private func wait(state: AppState, screen: ScreenPacer) {
+        let now = time.now()
+        let deadline = [launch.terminal.inputDeadline, state.nextDeadline(now: now), screen.nextMeterFrame(state, audio: launch.audio)]
+            .compactMap { $0 }.min()
+        let timeout: Int32 = deadline.map { Int32(max(0, min(60_000, ($0 - now) * 1000)).rounded(.up)) } ?? -1
+        var fds = (launch.terminal.pollFDs + [events.fd]).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), timeout)
+    }
+
+    /// What happened since the last wake, as events: signals, keys, the queue, and a tick.
+    private func collect(screen: ScreenPacer) -> [AppEvent] {
+        let terminal = launch.terminal
+        var out: [AppEvent] = []
+        let signals = terminal.takeSignals()
+        if signals.contains(.resize) {
+            out.append(.screenSize(terminal.handleResize()))
+            screen.invalidate()
+        }
+        if !signals.isDisjoint(with: [.interrupt, .terminate, .hangup]) { out.append(.quitRequested) }
+        if signals.contains(.suspend) {
+            // kill -TSTP: the mic closes and the terminal is given back before stopping (the `.suspend` effect).
+            out.append(.suspending)
+        } else if signals.contains(.resumed) {
+            // SIGCONT after a SIGSTOP from outside: take the terminal again and redraw everything.
+            terminal.retake()
+            screen.invalidate()
+            out.append(.screenSize(terminal.screenSize))
+        }
+        out += terminal.readInput(now: time.now()).map { .input($0) }
+        if terminal.keyboardProtocol == .kitty { out.append(.input(.kittyFlags(11))) }
+        out += events.drain()
+        out.append(.tick)
+        return out
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Live
+import TUI
+import XCTest
+
+@testable import App
+
+/// A turn the session sends again after a dropped connection is one question: one record, one line on screen,
+/// once in `parley export`, with the resend as a note on it.
+extension ReducerTests {
+    /// The transcript records in these effects.
+    func records(_ fx: [Effect]) -> [TranscriptRecord] {
+        fx.compactMap { if case .record(let r) = $0 { r } else { nil } }
+    }
+
+    func userRecords(_ fx: [Effect]) -> [String] {
+        records(fx).filter { $0.kind == "user" }.compactMap(\.text)
+    }
+
+    /// What the soak saw 19 times in 20 minutes: a typed turn echoed, the connection dropped before the answer,
+    /// the turn sent again on the next connection and echoed again, then answered.
+    func testATypedTurnSentAgainAfterADropIsSavedAndExportedOnce() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 13")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.inputTranscription("soak turn ", finished: false)), at: 1.1)
+        fx += on(.live(.inputTranscription("13", finished: false)), at: 1.1)
+        fx += on(.live(.inputTranscription("", finished: true)), at: 1.1)
+        fx += on(.live(.connectionClosed(.dropped())), at: 1.2)
+        fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 1.2)
+        fx += on(.live(.connecting(attempt: 2, resuming: true)), at: 1.7)
+        fx += on(.live(.setupComplete(resumed: true)), at: 1.8)
+        fx += on(.live(.turnResent(typed: true)), at: 1.8)
+        fx += on(.live(.inputTranscription("soak turn 13", finished: false)), at: 1.9)
+        fx += on(.live(.inputTranscription("", finished: true)), at: 1.9)
+        fx += on(.live(.outputTranscription("You said soak turn 13.", finished: true)), at: 2.1)
+        fx += on(.live(.turnComplete(reason: nil)), at: 2.2)
+
+        XCTAssertEqual(userRecords(fx), ["soak turn 13"])
+        XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["soak turn 13"])
+        let resent = records(fx).filter { $0.kind == "resent" }
+        XCTAssertEqual(resent.map(\.text), ["soak turn 13"], "the resend is a note on the question")
+        let markdown = TranscriptStore.markdown(records(fx), title: "soak")
+        XCTAssertEqual(markdown.components(separatedBy: "**You:** soak turn 13").count - 1, 1, markdown)
+        XCTAssertTrue(markdown.contains("sent again"), markdown)
+        XCTAssertEqual(markdown.components(separatedBy: "**Gemini:** You said soak turn 13.").count - 1, 1)
+    }
+
+    /// A spoken turn sent again: the service transcribes the same audio a second time.
+    func testASpokenTurnSentAgainAfterADropIsSavedOnce() {
+        live()
+        var fx: [Effect] = []
+        fx += key(space, at: 1)
+        fx += on(.live(.inputTranscription("what time", finished: false)), at: 1.5)
+        fx += key(space, at: 2)
+        fx += on(.live(.inputTranscription(" is it", finished: true)), at: 2.1)
+        fx += on(.live(.connectionClosed(.dropped())), at: 2.2)
+        fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 2.2)
+        fx += on(.live(.setupComplete(resumed: true)), at: 2.8)
+        fx += on(.live(.turnResent(typed: false)), at: 2.8)
+        fx += on(.live(.inputTranscription("What time is it?", finished: true)), at: 3)
+        fx += on(.live(.outputTranscription("Noon.", finished: true)), at: 3.2)
+        fx += on(.live(.turnComplete(reason: nil)), at: 3.3)
+        XCTAssertEqual(userRecords(fx), ["what time is it"])
+        XCTAssertEqual(lines.filter { $0.0 == .user }.count, 1)
+    }
+
+    /// The connection dropped while the spoken turn was still being transcribed: the transcription of the
+    /// audio sent again replaces the partial one rather than running on after it.
+    func testASpokenTurnCutMidTranscriptionIsTranscribedOnceWhenSentAgain() {
+        live()
+        var fx: [Effect] = []
+        fx += key(space, at: 1)
+        fx += on(.live(.inputTranscription("what time", finished: false)), at: 1.5)
+        fx += key(space, at: 2)
+        fx += on(.live(.connectionClosed(.dropped())), at: 2.1)
+        fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 2.1)
+        fx += on(.live(.setupComplete(resumed: true)), at: 2.8)
+        fx += on(.live(.turnResent(typed: false)), at: 2.8)
+        fx += on(.live(.inputTranscription("what time", finished: false)), at: 3)
+        fx += on(.live(.inputTranscription(" is it", finished: true)), at: 3.1)
+        fx += on(.live(.outputTranscription("Noon.", finished: true)), at: 3.2)
+        XCTAssertEqual(userRecords(fx), ["what time is it"])
+        XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["what time is it"])
+    }
+
+    /// Two messages typed while offline go out one at a time when the connection is back; each one's echo
+    /// arrives when it is sent, not when it was typed.
+    func testMessagesQueuedOfflineAreSavedOnceWhenTheirEchoesArrive() {
+        live()
+        var fx: [Effect] = []
+        fx += on(.live(.reconnecting(attempt: 1, delay: 4, after: .dropped())), at: 10)
+        for (id, text) in [(1, "first question"), (2, "second question")] {
+            s.ui.input = LineEditor(text: text)
+            fx += key(KeyEvent(.enter), at: 11)
+            fx += on(.live(.textQueued(id: id, text: text, waiting: id)), at: 11)
+        }
+        fx += on(.live(.setupComplete(resumed: true)), at: 20)
+        for (id, text) in [(1, "first question"), (2, "second question")] {
+            fx += on(.live(.queuedTextSent(ids: [id])), at: 20)
+            fx += on(.live(.inputTranscription(text, finished: true)), at: 20.1)
+            fx += on(.live(.outputTranscription("Answer \(id).", finished: true)), at: 20.2)
+            fx += on(.live(.turnComplete(reason: nil)), at: 20.3)
+        }
+        XCTAssertEqual(userRecords(fx), ["first question", "second question"])
+        XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["first question", "second question"])
+    }
+
+    /// Sending again re-arms the echo only for the turn that was sent again: something else said afterwards
+    /// is still a turn of its own.
+    func testSpeechAfterAResentTurnIsStillSaved() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "hello")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.inputTranscription("hello", finished: true)), at: 1.1)
+        fx += on(.live(.setupComplete(resumed: true)), at: 1.8)
+        fx += on(.live(.turnResent(typed: true)), at: 1.8)
+        fx += on(.live(.inputTranscription("what's the weather", finished: true)), at: 2)
+        XCTAssertEqual(userRecords(fx), ["hello", "what's the weather"])
+    }
+}
+
+/// A turn over the model's input window is refused before it is sent, saying how large it is and the limit.
+extension ReducerTests {
+    func testAPasteOverTheInputWindowIsRefusedBeforeSending() {
+        live()
+        let paste = String(repeating: "0123456789abcdef", count: 65_536)  // 1 MB
+        s.ui.input = LineEditor(text: paste)
+        let fx = key(KeyEvent(.enter), at: 1)
+        XCTAssertFalse(fx.contains { if case .live(.sendText) = $0 { true } else { false } }, "nothing goes out")
+        XCTAssertEqual(userRecords(fx), [], "nor is it saved as a turn")
+        let said = lines.last?.1 ?? ""
+        XCTAssertEqual(lines.last?.0, .error)
+        XCTAssertTrue(said.contains("262144 tokens"), said)
+        XCTAssertTrue(said.contains("1.0 MB"), said)
+        XCTAssertTrue(said.contains("at most 131072 tokens"), said)
+        XCTAssertTrue(said.contains("gemini-3.8-live"), said)
+        XCTAssertNil(s.typedTurn)
+    }
+
+    func testATurnUnderTheInputWindowIsSent() {
+        live()
+        let long = String(repeating: "word ", count: 80_000)  // 400 KB, about 100,000 tokens
+        s.ui.input = LineEditor(text: long)
+        let fx = key(KeyEvent(.enter), at: 1)
+        XCTAssertTrue(fx.contains { if case .live(.sendText) = $0 { true } else { false } })
+    }
+
+    func testTheLimitIsTheModels() {
+        XCTAssertTrue(TurnSize(text: String(repeating: "a", count: 400_000), model: "gemini-3.8-live").fits)
+        let legacy = TurnSize(text: String(repeating: "a", count: 400_000), model: "gemini-3.1-flash-live-preview")
+        XCTAssertFalse(legacy.fits)
+        XCTAssertEqual(legacy.limit, 32_768)
+        XCTAssertEqual(legacy.estimatedTokens, 100_000)
+        XCTAssertTrue(legacy.refusal?.contains("390 KB") == true, legacy.refusal ?? "")
+    }
+}
+
+extension ReducerTests {
+    func testTheHelpListScrollsOnAShortScreenAndOtherKeysCloseIt() {
+        s.ui.screen = Size(rows: 24, columns: 80)
+        key(.char("?"))
+        XCTAssertEqual(s.ui.overlay, .help(top: 0))
+        key(KeyEvent(.down))
+        XCTAssertEqual(s.ui.overlay, .help(top: 1))
+        key(KeyEvent(.pageDown))
+        key(KeyEvent(.pageDown))
+        let end = OverlayView.helpMaxTop(keyMap: s.keyMap, screen: s.ui.screen)
+        XCTAssertEqual(s.ui.overlay, .help(top: end), "it stops at the end")
+        key(KeyEvent(.up))
+        XCTAssertEqual(s.ui.overlay, .help(top: end - 1))
+        key(.char("x"))
+        XCTAssertNil(s.ui.overlay)
+    }
+}
