@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // RS256 for service-account JWTs (application default credentials); never hand-rolled.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C libraries through module maps and small shim headers.
@@ -52,6 +54,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Credentials that change over a conversation: application default credentials as google-auth resolves
+        // them (service account, authorized user, metadata server, gcloud) and ephemeral-token commands.
+        .target(
+            name: "GoogleAuth",
+            dependencies: [
+                "Live", "ParleyTime", "ParleySpawn",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // A local server speaking the server side of the protocol.
         .target(
             name: "LiveSimulator",
@@ -74,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn",
+                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -91,10 +107,26 @@ let package = Package(
 
         // Test support, written once: a clock tests move by hand, the tmux/spawn harness.
         .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleySpawn"], path: "Tests/ParleyTesting"),
+        // Loopback stand-ins for Google's OAuth token endpoint and the GCE metadata server, for auth tests.
+        .target(
+            name: "AuthTesting",
+            dependencies: [
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/AuthTesting"
+        ),
+        .testTarget(
+            name: "GoogleAuthTests",
+            dependencies: ["GoogleAuth", "AuthTesting", "Live", "LiveSimulator", "ParleyTime", "ParleyTesting"]
+        ),
 
         .testTarget(
             name: "LiveTests",
-            dependencies: ["Live", "LiveSimulator", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["Live", "LiveSimulator", "GoogleAuth", "AuthTesting", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "LiveSimulatorTests",
@@ -102,7 +134,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

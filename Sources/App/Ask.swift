@@ -64,7 +64,8 @@ struct Ask: AsyncParsableCommand {
             throw ExitCode(64)
         }
         if let logFile = config.logFile { FileLogHandler.bootstrap(path: logFile) }
-        let credential = try report { try config.credential() }
+        let access: LiveAccess
+        do { access = try await LiveAccess.prepared(config) } catch let e as ParleyError { throw report(e) }
         let speech = try report { try audio.map(AskAudio.loadQuestion) }
         let pictures = try report { try VisionAsk.load(images, resolution: config.vision.effectiveResolution) }
         for p in pictures { StandardStream.write(VisionAsk.line(for: p, json: json), to: 1) }
@@ -81,10 +82,9 @@ struct Ask: AsyncParsableCommand {
         let usage = AskUsage(config: config)
         var oneTurn = config
         oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
-        let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil || clip != nil)
+        let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil || clip != nil, backend: access.backend)
         let session = LiveSession(
-            configuration: LiveConfiguration(
-                endpoint: config.endpoint, credential: credential, setup: setup),
+            configuration: access.configuration(setup: setup),
             logger: { var l = Logger(label: "parley.ask"); l.logLevel = .error; return l }(),  // the printer says it in words
             playback: { command in
                 if case .play(let pcm) = command {

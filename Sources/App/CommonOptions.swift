@@ -68,6 +68,21 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("media-resolution"), help: ArgumentHelp("Detail of images and frames: low, medium or high.", valueName: "level"))
     var mediaResolution: String?
 
+    // Vertex AI and tokens (see LiveAccess.swift).
+    @Flag(help: "Use Vertex AI (Google Cloud) instead of the Gemini API: application default credentials, or an API key in express mode.")
+    var vertex = false
+
+    @Option(help: ArgumentHelp("Google Cloud project for Vertex AI (default: GOOGLE_CLOUD_PROJECT, the credentials, gcloud's config).", valueName: "id"))
+    var project: String?
+
+    @Option(help: ArgumentHelp("Vertex AI location, e.g. us-central1 (default: GOOGLE_CLOUD_LOCATION, else global).", valueName: "name"))
+    var location: String?
+
+    @Option(name: .customLong("token-command"), help: ArgumentHelp(
+        "A command that prints a token (bare, or {\"token\": …, \"expires_at\": …}), run before each connection that needs a new one: ephemeral tokens, or access tokens on Vertex AI.",
+        valueName: "command"))
+    var tokenCommand: String?
+
     @Option(help: ArgumentHelp("Stop and ask once the conversation has cost this many US dollars (ask exits with status 3); see `parley models --prices`.", valueName: "dollars"))
     var budget: Double?
 
@@ -108,9 +123,17 @@ struct CommonOptions: ParsableArguments {
         if let language { c.modelOptions.languageCode = language }
         if affectiveDialog { c.modelOptions.affectiveDialog = true }
         if proactiveAudio { c.modelOptions.proactiveAudio = true }
+        if vertex { c.vertex.enabled = true }
+        if let project { c.vertex.project = project }
+        if let location { c.vertex.location = location }
+        if let tokenCommand { c.auth.tokenCommand = tokenCommand }
+        if model != nil { c.modelChosen = true }
+        let backend: LiveModel.Backend = c.usesVertex() ? .vertex : .geminiAPI
+        if !c.modelChosen { c.model = LiveModel.defaultID(on: backend) }
         let chosen = model ?? c.model
         do {
             try LiveModel.traits(of: chosen).check(c.modelOptions)
+            try LiveModel.check(chosen, c.modelOptions, on: backend)
         } catch {
             throw ParleyError.usage("\(error) (`parley models` lists what each model takes)")
         }
@@ -156,8 +179,8 @@ extension Config {
         throw ParleyError.noAPIKey
     }
 
-    /// The `setup` message for this configuration.
-    func setup(tools: [Tool], manualActivity: Bool) -> Setup {
+    /// The `setup` message for this configuration, with the model named as `backend` names it.
+    func setup(tools: [Tool], manualActivity: Bool, backend: LiveBackend = .geminiAPI) -> Setup {
         var detection = AutomaticActivityDetection()
         if manualActivity {
             detection.disabled = true
@@ -170,7 +193,7 @@ extension Config {
         var allTools = tools
         if googleSearch { allTools.append(Tool(googleSearch: EmptyObject())) }
         var setup = Setup(
-            model: LiveModel.resourceName(model),
+            model: backend.modelResource(model),
             generationConfig: GenerationConfig(responseModalities: ["AUDIO"], speechConfig: SpeechConfig(voiceName: voice)),
             systemInstruction: systemInstruction.map { Content(text: $0) },
             tools: allTools.isEmpty ? nil : allTools,
@@ -182,6 +205,6 @@ extension Config {
         )
         LiveModel.traits(of: model).apply(modelOptions, to: &setup)
         vision.apply(to: &setup)
-        return setup
+        return setup.adapted(to: backend.kind)
     }
 }

@@ -42,6 +42,27 @@ struct Config: Sendable, Equatable {
 
     // Vision (images, camera, screen): all of it lives in Vision/VisionSettings.swift.
     var vision = VisionSettings()
+    /// The model was chosen by a flag or the config file (otherwise each backend has its own default).
+    var modelChosen = false
+    /// `[vertex]`: Vertex AI instead of the Gemini API.
+    var vertex = VertexSettings()
+    /// `[auth]`: a command that prints tokens.
+    var auth = AuthSettings()
+
+    struct VertexSettings: Sendable, Equatable {
+        /// True with `--vertex` or a `[vertex]` table (unless `enabled = false`); nil leaves it to
+        /// GOOGLE_GENAI_USE_VERTEXAI / GOOGLE_GENAI_USE_ENTERPRISE.
+        var enabled: Bool?
+        var project: String?
+        var location: String?
+    }
+
+    struct AuthSettings: Sendable, Equatable {
+        /// Prints a bare token or `{"token": …, "expires_at": …}`; run before each connection that needs a new one.
+        var tokenCommand: String?
+        /// Seconds the token command may take.
+        var tokenTimeout = 15
+    }
 
     /// `[usage] budget` / `--budget`: US dollars a conversation may spend before parley asks.
     var budget: Double?
@@ -112,12 +133,15 @@ struct Config: Sendable, Equatable {
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
             "thinking", "thinking_budget", "language", "affective_dialog", "proactive_audio",
-            "vision", "usage", "prices",
+            "vision", "vertex", "auth", "usage", "prices",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
         }
-        if let v = try reader.string(table, "model") { model = v }
+        if let v = try reader.string(table, "model") {
+            model = v
+            modelChosen = true
+        }
         if let v = try reader.string(table, "voice") {
             guard let voice = Voice.named(v) else { throw reader.error("voice", "no voice named \(v) (see parley voices)") }
             self.voice = voice.name
@@ -164,6 +188,24 @@ struct Config: Sendable, Equatable {
             if let v = try reader.int(vad, "silence_duration_ms", section: "vad", range: 0...10000) { silenceDurationMs = v }
         }
         if let t = try reader.table(table, "vision") { try vision.apply(t, reader: reader) }
+        if let t = try reader.table(table, "vertex") {
+            for key in t.keys where !["enabled", "project", "location"].contains(key) {
+                throw reader.error(key, "unknown setting (known: enabled, project, location)", section: "vertex")
+            }
+            vertex.enabled = try reader.bool(t, "enabled", section: "vertex") ?? true
+            if let v = try reader.string(t, "project", section: "vertex") { vertex.project = v }
+            if let v = try reader.string(t, "location", section: "vertex") { vertex.location = v }
+        }
+        if let t = try reader.table(table, "auth") {
+            for key in t.keys where !["token_command", "token_timeout"].contains(key) {
+                throw reader.error(key, "unknown setting (known: token_command, token_timeout)", section: "auth")
+            }
+            if let v = try reader.string(t, "token_command", section: "auth") {
+                guard !v.trimmingCharacters(in: .whitespaces).isEmpty else { throw reader.error("token_command", "must not be empty", section: "auth") }
+                auth.tokenCommand = v
+            }
+            if let v = try reader.int(t, "token_timeout", section: "auth", range: 1...600) { auth.tokenTimeout = v }
+        }
         if let t = try reader.table(table, "usage") {
             for key in t.keys where key != "budget" { throw reader.error(key, "unknown setting (known: budget)", section: "usage") }
             if let v = t["budget"] {
@@ -322,6 +364,17 @@ struct Config: Sendable, Equatable {
             lines.append("confirm = \(q(server.confirm ? "always" : "never"))")
         }
         lines += vision.printed
+        if vertex.enabled != nil || vertex.project != nil || vertex.location != nil {
+            lines.append("\n[vertex]")
+            if let v = vertex.enabled { lines.append("enabled = \(v)") }
+            if let v = vertex.project { lines.append("project = \(q(v))") }
+            if let v = vertex.location { lines.append("location = \(q(v))") }
+        }
+        if let command = auth.tokenCommand {
+            lines.append("\n[auth]")
+            lines.append("token_command = \(q(command))")
+            lines.append("token_timeout = \(auth.tokenTimeout)")
+        }
         if let budget {
             lines.append("\n[usage]")
             lines.append("budget = \(budget)")

@@ -7,7 +7,7 @@ import Logging
 /// `parley doctor`: everything parley needs, checked at once, each finding with what to do about it.
 struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the key, sound, terminal, config, MCP servers and the network path to the service.",
+        abstract: "Check the key or credentials, sound, terminal, config, MCP servers and the network path to the service.",
         discussion: """
             Prints one line per check (OK, SKIP, WARN or FAIL) and, under each problem, how to fix it. The key's \
             value is never shown, only where it comes from. The mic is recorded for one second to show its level. \
@@ -36,7 +36,14 @@ struct Doctor: AsyncParsableCommand {
         report.checks += configChecks
         var config = loaded ?? Config()
         if loaded == nil, let endpoint = common.endpoint { config.endpoint = endpoint }
-        report.checks.append(DoctorChecks.key(loaded, demo: simulator, environment: environment))
+        var access: (access: LiveAccess, credential: Credential?)?
+        if !simulator, let loaded, loaded.usesVertex(environment: environment) || loaded.auth.tokenCommand != nil {
+            let found = await DoctorAccess.run(loaded, environment: environment)
+            report.checks += found.checks
+            access = found.access.map { ($0, found.credential) }
+        } else {
+            report.checks.append(DoctorChecks.key(loaded, demo: simulator, environment: environment))
+        }
 
         if common.noAudio {
             report.checks.append(.skip("sound", "server", "not checked: --no-audio"))
@@ -45,14 +52,20 @@ struct Doctor: AsyncParsableCommand {
         }
         report.checks += DoctorChecks.terminal(environment: environment)
         report.checks += await DoctorChecks.mcp(config.mcp)
-        report.checks += await network(config)
+        report.checks += await network(config, access: access)
 
         print(json ? report.json : report.text, terminator: "")
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 
     /// The network path: to the simulator (started here) with --demo, otherwise to the configured endpoint.
-    func network(_ config: Config) async -> [DoctorCheck] {
+    func network(_ config: Config, access: (access: LiveAccess, credential: Credential?)? = nil) async -> [DoctorCheck] {
+        if let (access, credential) = access {
+            // Vertex AI or a token command: the endpoint as parley dials it, with the token just fetched.
+            let setup = config.setup(tools: [], manualActivity: true, backend: access.backend)
+            let url = access.endpoint ?? (credential ?? .none).defaultEndpoint
+            return await DoctorNetwork(url: url, credential: credential ?? .none, setup: credential == nil ? nil : setup).run()
+        }
         let setup = config.setup(tools: [], manualActivity: true)
         if self.simulator {
             let simulator = LiveSimulator(options: SimulatorOptions())

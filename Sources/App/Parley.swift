@@ -62,7 +62,7 @@ struct Parley: ParsableCommand {
             print(config.printed, terminator: "")
             return
         }
-        if !demo { _ = try report { try config.credential() } }
+        if !demo { try report { try config.checkAccessOffline() } }
         FileLogHandler.bootstrap(path: config.logFile ?? paths.defaultLogFile)
         var resumed: (ResumeStore.Saved, age: Double)?
         if resume {

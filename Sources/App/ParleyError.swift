@@ -9,6 +9,8 @@ enum ParleyError: Error, CustomStringConvertible {
     case usage(String)
     /// A transient failure or an outage outlasted the time allowed (EX_TEMPFAIL: trying later may work).
     case gaveUp(String)
+    /// No credential could be had (credentials files, the metadata server, gcloud, a token command).
+    case credential(CredentialFailure)
     /// The conversation spent its budget (`--budget`); what was answered is complete.
     case budgetReached(String)
 
@@ -27,6 +29,8 @@ enum ParleyError: Error, CustomStringConvertible {
             return "the Live service \(reason)"
         case .usage(let text), .gaveUp(let text), .budgetReached(let text):
             return text
+        case .credential(let failure):
+            return "\(failure.message)\n  \(failure.hint)"
         }
     }
 
@@ -36,7 +40,7 @@ enum ParleyError: Error, CustomStringConvertible {
     var exitCode: Int32 {
         switch self {
         case .usage: 64
-        case .config: 78
+        case .config, .credential: 78
         case .closed(let reason): reason.isFatal ? 69 : 75
         case .gaveUp: 75
         case .budgetReached: 3

@@ -19,6 +19,16 @@ struct Simulate: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "Require this API key (x-goog-api-key); without it any key is accepted.")
     var apiKey: String?
 
+    @Option(name: .customLong("access-token-prefix"), help: ArgumentHelp(
+        "Vertex AI: accept only bearer tokens that start with this (others are closed with 1008 \"Request had invalid authentication credentials\").",
+        valueName: "prefix"))
+    var accessTokenPrefix: String?
+
+    @Option(name: .customLong("ephemeral-token-prefix"), help: ArgumentHelp(
+        "Accept ephemeral tokens (Authorization: Token …) that start with this, each for one new session as the service does: a spent one is closed with 1011 \"Token has been used too many times\"; resuming does not use one up.",
+        valueName: "prefix"))
+    var ephemeralTokenPrefix: String?
+
     @Option(name: .customLong("go-away-after"), help: ArgumentHelp("Send goAway this many seconds after setup, then close.", valueName: "seconds"), transform: Seconds.parse)
     var goAwayAfter: Double?
 
@@ -84,6 +94,8 @@ struct Simulate: AsyncParsableCommand {
     var options: SimulatorOptions {
         var o = SimulatorOptions()
         o.apiKey = apiKey
+        if let accessTokenPrefix { o.acceptsAccessToken = { $0.hasPrefix(accessTokenPrefix) } }
+        if let ephemeralTokenPrefix { o.acceptsEphemeralToken = { $0.hasPrefix(ephemeralTokenPrefix) } }
         o.goAwayAfter = goAwayAfter.map { .milliseconds(Seconds.milliseconds($0)) }
         o.goAwayTimeLeft = .milliseconds(Seconds.milliseconds(goAwayTimeLeft))
         o.dropAfter = dropAfter.map { .milliseconds(Seconds.milliseconds($0)) }

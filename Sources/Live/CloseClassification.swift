@@ -14,12 +14,15 @@ public enum CloseClass: Sendable, Equatable {
     case fatalRequest
     /// The account cannot be used now (API disabled, access denied, quota, billing, spending limit).
     case fatalAccount
+    /// The credential in use is spent or expired (an ephemeral token used up, an access token refused): never
+    /// retried with the same credential; a new one (a token command, application default credentials) may go on.
+    case credential
 
-    /// Whether retrying can never help.
+    /// Whether retrying with the same credential can never help.
     public var isFatal: Bool {
         switch self {
         case .transient, .refusedHandle: false
-        case .fatalKey, .fatalRequest, .fatalAccount: true
+        case .fatalKey, .fatalRequest, .fatalAccount, .credential: true
         }
     }
 }
@@ -72,6 +75,13 @@ public enum CloseTable {
         CloseRule(code: nil, match: .prefix(["API key not valid", "API Key not found", "API key expired", "API_KEY_INVALID"]),
                   kind: .fatalKey, message: "the API key was refused",
                   hint: "set GEMINI_API_KEY to a valid key from https://aistudio.google.com/apikey and start again; \(noRetry)"),
+        // Spent or expired credentials, before the 1011 rules that would retry them.
+        CloseRule(code: 1011, match: .prefix(["Token has been used too many times", "auth token has expired"]),
+                  kind: .credential, message: "the ephemeral token is used up or has expired",
+                  hint: "an ephemeral token is single use: each new session needs a new one. Set [auth] token_command (or --token-command) to a command that prints a fresh token and parley gets one whenever it needs it; \(noRetry) with this token"),
+        CloseRule(code: nil, match: .prefix(["Request had invalid authentication credentials"]),
+                  kind: .credential, message: "the access token was refused (expired or revoked)",
+                  hint: "parley gets a new token from application default credentials; if this repeats, run `gcloud auth application-default login`"),
         // Transient.
         CloseRule(code: 1011, match: .prefix(["Internal error", "Deadline expired", "The service is currently unavailable", "Service unavailable", "unavailable"]),
                   kind: .transient, message: "the service had a passing internal error or reached the connection's time limit",
@@ -154,6 +164,10 @@ extension CloseReason {
     /// 1011: the quota is used up.
     public static let quotaExceeded = CloseReason(
         code: 1011, reason: "You exceeded your current quota, please check your plan and billing details.")
+    /// 1011: an ephemeral token already used for a new session.
+    public static let tokenSpent = CloseReason(code: 1011, reason: "Token has been used too many times")
+    /// 1011: an ephemeral token past its `expireTime`.
+    public static let tokenExpired = CloseReason(code: 1011, reason: "auth token has expired")
     /// 1011: resources (and spending limits) exhausted.
     public static let resourceExhausted = CloseReason(code: 1011, reason: "Resource has been exhausted (e.g. check quota).")
 
@@ -171,5 +185,6 @@ extension CloseReason {
         (invalidArgument, .fatalRequest), (invalidAPIKey, .fatalKey), (modelNotFound("models/x"), .fatalRequest),
         (CloseReason(code: 1007, reason: "API key expired. Please renew the API key."), .fatalKey),
         (apiDisabled, .fatalAccount), (quotaExceeded, .fatalAccount), (resourceExhausted, .fatalAccount),
+        (tokenSpent, .credential), (tokenExpired, .credential),
     ]
 }

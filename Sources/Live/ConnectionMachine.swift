@@ -33,6 +33,10 @@ public struct ConnectionMachine: Sendable {
         public var handoverTurnWait: Double = 20
         /// Reconnect after drops at all.
         public var reconnects = true
+        /// A credential close (a spent ephemeral token, a refused access token) can be met with a new credential
+        /// (a token command, application default credentials): reconnect once with a new one. When false such a
+        /// close ends the session at once.
+        public var renewsCredentials = false
 
         public init() {}
     }
@@ -101,6 +105,8 @@ public struct ConnectionMachine: Sendable {
         case fail(CloseReason)
         /// The next connection starts a new session: the old one's handle was refused or is too old.
         case freshSession(FreshSessionCause)
+        /// The credential was refused as spent or expired: never send it again; the next connection needs a new one.
+        case renewCredential(after: CloseReason)
     }
 
     /// Why parley closes a connection itself; the raw value is the close frame's reason.
@@ -132,6 +138,9 @@ public struct ConnectionMachine: Sendable {
     /// The ambiguous "Requested entity was not found" gets one more try with the handle.
     private var retriedRefusedHandle = false
     private var userWaiting = false
+    /// A new credential was fetched after a credential close and no connection has gone live since: a second
+    /// refusal ends the session instead of looping.
+    private var renewedCredential = false
     private var rng: SplitMix64
 
     public init(policy: Policy = Policy(), seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
@@ -184,6 +193,7 @@ public struct ConnectionMachine: Sendable {
         case .setupComplete(let id):
             guard case .awaitingSetupComplete(id, _, _) = state else { return [] }
             userWaiting = false
+            renewedCredential = false
             state = .live(id: id, since: now)
             return [.live(id: id, resumed: usableHandle(now: now) != nil)]
 
@@ -288,7 +298,11 @@ public struct ConnectionMachine: Sendable {
             return []  // a stale transport (already replaced or stopped)
         }
         switch reason.kind {
-        case .fatalKey, .fatalRequest, .fatalAccount:
+        case .credential where policy.renewsCredentials && !renewedCredential:
+            renewedCredential = true
+            pendingHandover = nil
+            return [.renewCredential(after: reason)] + connect(attempt: 0, now: now)
+        case .fatalKey, .fatalRequest, .fatalAccount, .credential:
             state = .failed(reason)
             pendingHandover = nil
             return [.fail(reason)]

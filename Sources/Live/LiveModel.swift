@@ -96,9 +96,9 @@ public struct LiveModel: Sendable, Equatable {
     /// The ids of every model in the table, aliases included.
     public static var known: [String] { all.map(\.id) + aliases.keys.sorted() }
 
-    /// The table entry for an id (with or without `models/`), aliases included.
+    /// The table entry for an id (bare, `models/…` or a Vertex AI resource name), aliases included.
     public static func named(_ id: String) -> LiveModel? {
-        let bare = id.hasPrefix("models/") ? String(id.dropFirst("models/".count)) : id
+        let bare = bareID(id)
         let canonical = aliases[bare] ?? bare
         return all.first { $0.id == canonical }
     }
@@ -242,6 +242,17 @@ extension LiveModel {
         return declared?.behavior.flatMap(FunctionBehavior.init(rawValue:)) ?? defaultFunctionBehavior ?? .blocking
     }
 
+    /// Where a model is served, e.g. `Gemini API: yes · Vertex AI: not confirmed`.
+    static func backendLine(_ id: String) -> String {
+        Backend.allCases.map { b in
+            switch availability(of: id, on: b) {
+            case .served: "\(b.rawValue): yes"
+            case .unconfirmed: "\(b.rawValue): not confirmed"
+            case .notServed(let hint): "\(b.rawValue): no (\(hint))"
+            }
+        }.joined(separator: " · ")
+    }
+
     /// A table for `parley models`.
     public static var listing: String {
         var lines: [String] = []
@@ -262,8 +273,14 @@ extension LiveModel {
             lines.append("  \(m.summary)")
             lines.append("  thinking: \(thinking) · affective dialog: \(m.affectiveDialog ? "yes" : "no") · proactive audio: \(proactive)")
             lines.append("  typed text: \(m.midSessionClientContent ? "clientContent" : "realtimeInput.text") · functions: \(m.defaultFunctionBehavior.map { "\($0.rawValue) by default, scheduling" } ?? "synchronous only") · turn coverage: \(m.defaultTurnCoverage)")
+            lines.append("  " + backendLine(m.id))
         }
-        lines.append("also accepted: \(aliases.keys.sorted().joined(separator: ", ")); shut down: \(shutDown.joined(separator: ", "))")
+        for (alias, target) in aliases.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(alias)  (\(target) by another name\(alias == vertexDefaultID ? "; the default on Vertex AI" : ""))")
+            lines.append("  " + backendLine(alias))
+        }
+        lines.append("shut down: \(shutDown.joined(separator: ", "))")
+        lines.append("on Vertex AI (--vertex): no function behavior (functions run synchronously); sessionResumption.transparent is Vertex AI only")
         return lines.joined(separator: "\n")
     }
 }

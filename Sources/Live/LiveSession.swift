@@ -24,14 +24,18 @@ public struct LiveConfiguration: Sendable {
     public var watchNetwork: Bool
     /// Notice replies that never come or are silent, and recover; nil turns the watchdog off.
     public var watchdog: ReplyWatchdog.Policy?
+    /// Asked for the credential before each connection (access tokens, ephemeral tokens from a token command);
+    /// nil sends `credential` every time.
+    public var authorizer: (any ConnectionAuthorizer)?
 
     public init(
-        endpoint: String? = nil, credential: Credential, setup: Setup,
+        endpoint: String? = nil, credential: Credential, authorizer: (any ConnectionAuthorizer)? = nil, setup: Setup,
         policy: ConnectionMachine.Policy = .init(), heldAudioLimit: Int = 30 * 32_000,
         offlineAudioLimit: Int = 2 * 32_000, queuedTextLimit: Int = 50, watchNetwork: Bool = true,
         watchdog: ReplyWatchdog.Policy? = .init()
     ) {
         self.watchdog = watchdog
+        self.authorizer = authorizer
         self.endpoint = endpoint
         self.credential = credential
         self.setup = setup
@@ -95,8 +99,10 @@ public final class LiveSession: Sendable {
         self.transport = transport
         self.playback = playback
         self.logger = logger
+        var policy = configuration.policy
+        if configuration.authorizer?.canRenew == true { policy.renewsCredentials = true }
         core = Mutex(Core(machine: SessionMachine(
-            setup: configuration.setup, policy: configuration.policy, limits: configuration.limits,
+            setup: configuration.setup, policy: policy, limits: configuration.limits,
             watchdog: configuration.watchdog)))
     }
 
@@ -210,8 +216,11 @@ public final class LiveSession: Sendable {
         var later: [SessionMachine.Action] = []
         for action in actions {
             switch action {
-            case .open(let id):
-                core.connections[id] = open(id)
+            case .open(let id, let newSession):
+                open(id, newSession: newSession, core: &core)
+            case .renewCredential:
+                // Before the next connection asks for one: the refused credential is never sent again.
+                configuration.authorizer?.discard()
             case .send(let message, let id):
                 guard let connection = core.connections[id] else { break }
                 do {
@@ -232,10 +241,32 @@ public final class LiveSession: Sendable {
         return later
     }
 
-    /// The one place a connection is opened: the URL and headers are read here, per connection.
-    private func open(_ id: Int) -> any LiveConnection {
-        transport.open(url: configuration.url, headers: configuration.credential.headers) { [weak self] event in
-            self?.transportEvent(event, id: id)
+    /// The one place a connection is opened: the URL and headers are read here, per connection. A credential
+    /// that may need a token endpoint or a command is fetched off the lock; the connection opens only if the
+    /// machine still waits for it, and a failure to get one is a close the machine classifies.
+    private func open(_ id: Int, newSession: Bool, core: inout Core) {
+        guard let authorizer = configuration.authorizer else {
+            core.connections[id] = connect(id, credential: configuration.credential)
+            return
+        }
+        Task { [weak self] in
+            do {
+                let credential = try await authorizer.credential(newSession: newSession)
+                self?.core.withLock { core in
+                    guard let self, core.machine.awaitsTransport(id) else { return }
+                    core.connections[id] = self.connect(id, credential: credential)
+                }
+            } catch {
+                let failure = error as? CredentialFailure ?? CredentialFailure("\(error)", hint: "")
+                self?.logger.warning("no credential for the next connection: \(failure)")
+                self?.run(.closed(connection: id, .dropped("no credential: \(failure.message)")))
+            }
+        }
+    }
+
+    private func connect(_ id: Int, credential: Credential) -> any LiveConnection {
+        transport.open(url: configuration.endpoint ?? credential.defaultEndpoint, headers: credential.headers) {
+            [weak self] event in self?.transportEvent(event, id: id)
         }
     }
 
@@ -253,7 +284,7 @@ public final class LiveSession: Sendable {
                 }
             case .log(let level, let message):
                 logger.log(level: level, "\(message)")
-            case .open, .send, .close, .setTimer, .cancelTimer:
+            case .open, .send, .close, .setTimer, .cancelTimer, .renewCredential:
                 break  // carried out under the lock
             }
         }

@@ -27,6 +27,8 @@ public enum Credential: Sendable, Equatable, CustomStringConvertible {
     case apiKey(Secret)
     /// An ephemeral token (`auth_tokens/…`), sent as `Authorization: Token …` on the v1alpha constrained method.
     case ephemeralToken(Secret)
+    /// An OAuth 2 access token (Vertex AI), sent as `Authorization: Bearer …`.
+    case bearer(Secret)
     /// No credential (a local simulator without a configured key).
     case none
 
@@ -39,6 +41,7 @@ public enum Credential: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .apiKey: "API key ‹redacted›"
         case .ephemeralToken: "ephemeral token ‹redacted›"
+        case .bearer: "OAuth access token ‹redacted›"
         case .none: "no credential"
         }
     }
@@ -48,6 +51,7 @@ public enum Credential: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .apiKey(let k): [("x-goog-api-key", k.revealed)]
         case .ephemeralToken(let t): [("Authorization", "Token \(t.revealed)")]
+        case .bearer(let t): [("Authorization", "Bearer \(t.revealed)")]
         case .none: []
         }
     }
@@ -57,7 +61,7 @@ public enum Credential: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .ephemeralToken:
             "wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1alpha.GenerativeService.BidiGenerateContentConstrained"
-        case .apiKey, .none:
+        case .apiKey, .bearer, .none:
             "wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent"
         }
     }

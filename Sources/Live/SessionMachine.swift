@@ -62,8 +62,11 @@ public struct SessionMachine: Sendable {
     }
 
     public enum Action: Sendable, Equatable {
-        /// Open a transport with this id (the URL and headers are the shell's to find).
-        case open(connection: Int)
+        /// Open a transport with this id (the URL and headers are the shell's to find; a new session, with no
+        /// handle, may need a new credential).
+        case open(connection: Int, newSession: Bool)
+        /// The credential was refused as spent or expired: drop it before the next connection asks for one.
+        case renewCredential
         case send(ClientMessage, connection: Int)
         case close(connection: Int, code: Int, reason: ConnectionMachine.ClientClose)
         /// Feed `.timerFired` at this time (replacing any timer set before).
@@ -156,6 +159,11 @@ public struct SessionMachine: Sendable {
 
     /// Whether `close` was called.
     public var isClosed: Bool { if case .closed = wire { true } else { false } }
+
+    /// Whether connection `id` is the one being dialled (a credential fetched for it is still wanted).
+    public func awaitsTransport(_ id: Int) -> Bool {
+        if case .connecting(id, _) = connection.state { true } else { false }
+    }
 
     /// Whether a resumption handle under its lifetime is held at `now`.
     public func hasResumptionHandle(now: Double) -> Bool {
@@ -313,10 +321,12 @@ public struct SessionMachine: Sendable {
                 let attempt = if case .connecting(_, let a) = connection.state { a } else { 0 }
                 out.append(.emit(.connecting(attempt: attempt, resuming: handle != nil)))
                 open.insert(id)
-                out.append(.open(connection: id))
+                out.append(.open(connection: id, newSession: handle == nil))
             case .sendSetup(let id, let handle):
                 var setup = self.setup
-                setup.sessionResumption = SessionResumptionConfig(handle: handle)
+                var resumption = setup.sessionResumption ?? SessionResumptionConfig()  // keeps `transparent` (Vertex)
+                resumption.handle = handle
+                setup.sessionResumption = resumption
                 if open.contains(id) { write(.setup(setup), to: id) }
             case .live(let id, let resumed):
                 out.append(.emit(.setupComplete(resumed: resumed)))
@@ -336,6 +346,9 @@ public struct SessionMachine: Sendable {
             case .freshSession(let cause):
                 out.append(.log(.info, "starting a fresh session: \(cause)"))
                 out.append(.emit(.freshSession(cause)))
+            case .renewCredential(let after):
+                out.append(.log(.info, "the credential was refused (\(after.codeAndReason)); getting a new one"))
+                out.append(.renewCredential)
             }
         }
     }

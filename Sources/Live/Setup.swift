@@ -219,7 +219,12 @@ public struct AutomaticActivityDetection: Codable, Sendable, Equatable {
 /// `sessionResumption: {}` asks for handles; with a handle it resumes that session.
 public struct SessionResumptionConfig: Codable, Sendable, Equatable {
     public var handle: Secret?
-    public init(handle: Secret? = nil) { self.handle = handle }
+    /// Vertex AI only: the server reports which client messages a resumed session already consumed.
+    public var transparent: Bool?
+    public init(handle: Secret? = nil, transparent: Bool? = nil) {
+        self.handle = handle
+        self.transparent = transparent
+    }
 }
 
 public struct ContextWindowCompression: Codable, Sendable, Equatable {

@@ -204,12 +204,23 @@ public final class LiveSimulator: Sendable {
         sync.removeHandler(name: HTTPRejectHandler.name, promise: nil)
         let number = store.acceptConnection()
         let session = SimulatedSession(
-            options: options, directory: store, keyAccepted: keyAccepted(head.headers), connection: number)
+            options: options, directory: store, keyAccepted: keyAccepted(head.headers), connection: number,
+            backend: head.uri.contains("LlmBidiService") ? .vertex : .geminiAPI, presented: Self.presented(head.headers))
         try sync.addHandler(NIOWebSocketFrameAggregator(
             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: Self.maxFrameSize))
         try sync.addHandler(SimulatorConnectionHandler(
             session: session, store: store, faults: options.faults, textFrames: options.sendTextFrames,
             usageNaming: options.usageNaming, logger: logger))
+    }
+
+    /// The credential in the `Authorization` header (or an API key).
+    static func presented(_ headers: HTTPHeaders) -> PresentedCredential {
+        if let value = headers["authorization"].first {
+            if value.hasPrefix("Bearer ") { return .bearer(String(value.dropFirst("Bearer ".count))) }
+            if value.hasPrefix("Token ") { return .ephemeral(String(value.dropFirst("Token ".count))) }
+            return .other
+        }
+        return headers["x-goog-api-key"].isEmpty ? .none : .other
     }
 
     /// The real service checks the key once the WebSocket is up; so does the simulator (on the first message).

@@ -39,7 +39,61 @@ enum SetupCheck {
     }
 }
 
+extension SetupCheck {
+    /// The model id from a Vertex AI name: `projects/P/locations/L/publishers/google/models/M` or, in express
+    /// mode, `publishers/google/models/M`; nil for any other form.
+    static func vertexModelID(_ name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let tail: ArraySlice<String>
+        if parts.count == 8, parts[0] == "projects", parts[2] == "locations", !parts[1].isEmpty, !parts[3].isEmpty {
+            tail = parts[4...]
+        } else if parts.count == 4 {
+            tail = parts[0...]
+        } else {
+            return nil
+        }
+        let t = Array(tail)
+        guard t[0] == "publishers", t[1] == "google", t[2] == "models", !t[3].isEmpty else { return nil }
+        return t[3]
+    }
+
+    /// What one backend refuses that the other takes: a function `behavior` on Vertex AI,
+    /// `sessionResumption.transparent` on the Gemini API.
+    static func problem(_ setup: Setup, backend: LiveModel.Backend) -> CloseReason? {
+        switch backend {
+        case .vertex:
+            if (setup.tools ?? []).contains(where: { ($0.functionDeclarations ?? []).contains { $0.behavior != nil } }) {
+                return CloseReason(code: 1007, reason: "Invalid JSON payload received. Unknown name \"behavior\" at 'setup.tools[0].function_declarations[0]': Cannot find field.")
+            }
+        case .geminiAPI:
+            if setup.sessionResumption?.transparent != nil {
+                return CloseReason(code: 1007, reason: "Invalid JSON payload received. Unknown name \"transparent\" at 'setup.session_resumption': Cannot find field.")
+            }
+        }
+        return nil
+    }
+}
+
+/// What a connection's headers carried, for the checks made once the setup arrives.
+enum PresentedCredential: Sendable, Equatable {
+    case none
+    case bearer(String)
+    case ephemeral(String)
+    /// An API key or another scheme.
+    case other
+}
+
 extension CloseReason {
+    /// 1008: a Vertex AI model name that does not exist or is not this project's (spelled "Publisher model"
+    /// since 2026-07).
+    static func publisherModelNotFound(_ model: String) -> CloseReason {
+        CloseReason(code: 1008, reason: "Publisher model `\(model)` was not found or your project does not have access to it.")
+    }
+
+    /// A missing, expired or revoked OAuth access token.
+    static let invalidCredentials = CloseReason(
+        code: 1008, reason: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
+
     /// 1007: a field this model does not take.
     static func unsupportedField(_ field: String, model: String) -> CloseReason {
         CloseReason(code: 1007, reason: "Invalid JSON payload: setup.\(field) is not supported for \(model). Remove the field or choose a model that supports it.")

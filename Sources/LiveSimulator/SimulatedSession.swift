@@ -95,6 +95,10 @@ struct SimulatedSession {
     private let directory: any SessionDirectory
     private let keyAccepted: Bool
     private let connection: Int
+    /// The service this connection reached (by the URL path): the model form and the fields each takes differ.
+    private let backend: LiveModel.Backend
+    /// What the connection's `Authorization` header carried, checked once the setup says new session or resume.
+    private let presented: PresentedCredential
 
     private var phase = Phase.awaitingSetup
     private var config = Config()
@@ -126,11 +130,16 @@ struct SimulatedSession {
     /// One word of transcript per 300 ms of 16 kHz speech.
     private static let bytesPerHeardWord = 9_600
 
-    init(options: SimulatorOptions, directory: any SessionDirectory, keyAccepted: Bool, connection: Int) {
+    init(
+        options: SimulatorOptions, directory: any SessionDirectory, keyAccepted: Bool, connection: Int,
+        backend: LiveModel.Backend = .geminiAPI, presented: PresentedCredential = .none
+    ) {
         self.options = options
         self.directory = directory
         self.keyAccepted = keyAccepted
         self.connection = connection
+        self.backend = backend
+        self.presented = presented
         vad = EnergyVAD(sampleRate: 16_000, threshold: options.vadThreshold, silence: options.defaultSilenceDuration)
     }
 
@@ -202,13 +211,42 @@ struct SimulatedSession {
 
     // MARK: - Setup
 
+    /// The credential check the service makes: Vertex AI wants a valid bearer token; an ephemeral token is
+    /// spent by a new session, and resuming with a handle does not count as a use.
+    private func credentialProblem(resumed: Bool) -> CloseReason? {
+        switch presented {
+        case .bearer(let token):
+            if let accepts = options.acceptsAccessToken, !accepts(token) { return .invalidCredentials }
+        case .ephemeral(let token):
+            guard let accepts = options.acceptsEphemeralToken else { return nil }
+            guard accepts(token) else { return .invalidAPIKey }
+            if !resumed, !directory.spendToken(token) { return .tokenSpent }
+        case .none, .other:
+            if backend == .vertex, options.acceptsAccessToken != nil { return .invalidCredentials }
+        }
+        return nil
+    }
+
     private mutating func receiveSetup(_ setup: Setup, now: Duration) -> [Action] {
         let model = setup.model
-        guard model.hasPrefix("models/") else { return close(.invalidArgument) }
-        let id = String(model.dropFirst("models/".count))
-        guard LiveModel.named(id) != nil || id.hasPrefix("sim-") else { return close(.modelNotFound(model)) }
+        let id: String
+        switch backend {
+        case .geminiAPI:
+            guard model.hasPrefix("models/") else { return close(.invalidArgument) }
+            id = String(model.dropFirst("models/".count))
+            guard LiveModel.named(id) != nil || id.hasPrefix("sim-") else { return close(.modelNotFound(model)) }
+        case .vertex:
+            guard let bare = SetupCheck.vertexModelID(model) else { return close(.publisherModelNotFound(model)) }
+            id = bare
+            let served = LiveModel.availability(of: id, on: .vertex)
+            guard LiveModel.named(id) != nil || id.hasPrefix("sim-"), served == .served || served == .unconfirmed else {
+                return close(.publisherModelNotFound(model))
+            }
+        }
         config.model = LiveModel.traits(of: id)
-        if let problem = SetupCheck.problem(setup, model: config.model) { return close(problem) }
+        if let problem = SetupCheck.problem(setup, model: config.model) ?? SetupCheck.problem(setup, backend: backend) {
+            return close(problem)
+        }
         if let modalities = setup.generationConfig?.responseModalities {
             guard modalities.count <= 1, modalities.allSatisfy({ $0 == "AUDIO" || $0 == "TEXT" }) else {
                 return close(.invalidArgument)
@@ -230,9 +268,12 @@ struct SimulatedSession {
                 conversation = c
                 resumed = true
             }
-        } else {
-            conversation = directory.newConversation(model: model)
         }
+        if let refused = credentialProblem(resumed: resumed) {
+            directory.record { $0.credentialsRefused += 1 }
+            return close(refused)
+        }
+        if !resumed { conversation = directory.newConversation(model: model) }
         let sessionID = conversation?.sessionID ?? 0
 
         let detection = setup.realtimeInputConfig?.automaticActivityDetection
@@ -253,7 +294,10 @@ struct SimulatedSession {
             connection: connection, sessionID: sessionID, model: model, voiceName: setup.voiceName, resumed: resumed,
             resumptionRequested: config.resumption, automaticActivityDetection: config.automaticActivity,
             declaredTools: config.declaredTools.sorted())
-        directory.record { $0.setups.append(record) }
+        directory.record {
+            $0.setups.append(record)
+            $0.backends.append(backend)
+        }
         directory.recordSession(sessionID) { $0.connections += 1 }
 
         var actions: [Action] = [.send(ServerMessage(setupComplete: EmptyObject()))]

@@ -21,6 +21,13 @@ public struct SimulatorOptions: Sendable {
     public var faultScope: FaultScope
     /// Closes before a turn is answered, refused handles, silent replies.
     public var faults = SimulatorFaults()
+    /// Vertex AI: the OAuth access tokens (`Authorization: Bearer …`) the simulator accepts; a missing or other
+    /// token is closed with 1008 "Request had invalid authentication credentials…". Nil accepts any.
+    public var acceptsAccessToken: (@Sendable (String) -> Bool)?
+    /// Ephemeral tokens (`Authorization: Token …`) the simulator accepts, each for one new session (resuming
+    /// with a handle does not use it up, as on the service); a spent one is closed with 1011 "Token has been used
+    /// too many times", an unknown one with 1007. Nil accepts any.
+    public var acceptsEphemeralToken: (@Sendable (String) -> Bool)?
     /// Goes down `after` the simulator started, for `length`, then comes back on the same port.
     public var outage: (after: Duration, length: Duration, mode: OutageMode)?
 

@@ -54,6 +54,12 @@ public struct SimulatorStats: Sendable, Equatable {
     public var closesSent: [CloseReason] = []
     /// Close codes the clients sent.
     public var clientCloseCodes: [Int] = []
+    /// Connections whose credential (access token, ephemeral token) was refused.
+    public var credentialsRefused = 0
+    /// New sessions that used up an ephemeral token.
+    public var ephemeralTokensSpent = 0
+    /// The backend each accepted setup came in on (by the URL path), in order.
+    public var backends: [LiveModel.Backend] = []
 
     // Vision (`realtimeInput.video`).
     /// Every frame or image accepted, in order.

@@ -9,6 +9,8 @@ protocol SessionDirectory: Sendable {
     func issueHandle(for conversation: Conversation) -> String
     /// Whether this connection gets the configured faults (asked once, after a successful setup).
     func claimFaults(resumed: Bool) -> Bool
+    /// Uses up an ephemeral token for a new session; false when it was used before.
+    func spendToken(_ token: String) -> Bool
     func record(_ update: (inout SimulatorStats) -> Void)
     func recordSession(_ id: Int, _ update: (inout SessionStats) -> Void)
 }
@@ -36,6 +38,7 @@ final class SimulatorStore: SessionDirectory {
         var faultsClaimed = 0
         var turnClosesFired = 0
         var silentRepliesSent = 0
+        var spentTokens: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -66,6 +69,14 @@ final class SimulatorStore: SessionDirectory {
             s.nextSession += 1
             s.stats.sessions.append(SessionStats(id: id, connections: 0, audioBytesReceived: 0, turnsAnswered: 0))
             return Conversation(sessionID: id, model: model)
+        }
+    }
+
+    func spendToken(_ token: String) -> Bool {
+        state.withLock { s in
+            guard s.spentTokens.insert(token).inserted else { return false }
+            s.stats.ephemeralTokensSpent += 1
+            return true
         }
     }
 

@@ -1,3 +1,4 @@
+import AuthTesting
 import Foundation
 import ParleyTesting
 import XCTest
@@ -36,5 +37,34 @@ final class OfficialSDKTests: XCTestCase {
             "Hello! Yes, I can hear you clearly. That's turn 1 of our chat.",
             "It's 10:42 right now. That's turn 2 of our chat.",
         ])
+    }
+
+    /// Vertex AI mode: google-auth reads a test service-account file (GOOGLE_APPLICATION_CREDENTIALS) whose
+    /// token_uri is a loopback token endpoint that verifies the signed JWT; the SDK then dials the Vertex path
+    /// with the bearer token and the `projects/…/publishers/google/models/…` name, which `parley simulate` checks.
+    func testGoogleGenAISDKInVertexModeCompletesATurn() async throws {
+        let python = try sdkPython()
+        let google = try LoopbackGoogle()
+        try await google.start()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sdk-vertex-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let keyFile = dir + "/key.json"
+        try google.serviceAccountJSON().write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let sim = try SimulatorProcess(["--reply-delay", "0", "--access-token-prefix", "ya29.loopback-"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["GOOGLE_APPLICATION_CREDENTIALS"] = keyFile
+        environment["GOOGLE_CLOUD_PROJECT"] = nil
+        let run = try shell([python, Self.root + "/Tests/SDK/sdk_vertex_client.py", sim.url, "loopback-project", "us-central1"],
+                            env: environment, timeout: 120)
+        sim.stop()
+        await google.stop()
+        try? FileManager.default.removeItem(atPath: dir)
+        XCTAssertEqual(run.status, 0, "stdout: \(run.out)\nstderr: \(run.err)")
+        let seen = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        XCTAssertEqual(seen?["setup"] as? Bool, true)
+        XCTAssertEqual(seen?["turn_completes"] as? Int, 1)
+        XCTAssertGreaterThan(seen?["audio_bytes"] as? Int ?? 0, 0)
+        XCTAssertEqual(google.grants, ["jwt-bearer"], "the SDK's JWT was verified and exchanged once")
+        XCTAssertEqual(google.refusals, [])
     }
 }

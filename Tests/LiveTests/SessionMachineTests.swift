@@ -60,7 +60,7 @@ final class SessionMachineTests: XCTestCase {
     }
 
     func opened(_ actions: [Action]) -> Int? {
-        actions.lazy.compactMap { if case .open(let id) = $0 { id } else { nil } }.first
+        actions.lazy.compactMap { if case .open(let id, _) = $0 { id } else { nil } }.first
     }
 
     /// Opens the connection the actions asked for and completes its setup; returns its id and what going live did.
@@ -91,7 +91,7 @@ final class SessionMachineTests: XCTestCase {
 
     func testSetupGoesFirstAndInputWaitsForSetupComplete() {
         let start = on(.start)
-        XCTAssertEqual(start, [.emit(.connecting(attempt: 0, resuming: false)), .open(connection: 1)])
+        XCTAssertEqual(start, [.emit(.connecting(attempt: 0, resuming: false)), .open(connection: 1, newSession: true)])
         on(.text("early bird"))
         on(.audio(mic(640)))
         let open = on(.opened(connection: 1))
@@ -228,7 +228,7 @@ final class SessionMachineTests: XCTestCase {
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0])
         on(.start)
         XCTAssertEqual(on(.video(jpeg)), [])
-        let (id, _) = goLive([.open(connection: 1)])
+        let (id, _) = goLive([.open(connection: 1, newSession: true)])
         XCTAssertEqual(sent(on(.video(jpeg)), on: id), [.realtimeInput(.video(Blob(mimeType: JPEGHeader.mimeType, data: jpeg)))])
     }
 
@@ -383,7 +383,7 @@ final class SessionMachineTests: XCTestCase {
         let goAway = server(ServerMessage(goAway: GoAway(timeLeft: "50s")), on: first)
         XCTAssertEqual(goAway, [
             .emit(.goAway(timeLeft: .seconds(50))), .close(connection: first, code: 1000, reason: .handover),
-            .emit(.connecting(attempt: 0, resuming: true)), .open(connection: 2),
+            .emit(.connecting(attempt: 0, resuming: true)), .open(connection: 2, newSession: false),
         ])
         now += 0.25
         let (_, live) = goLive(goAway)

@@ -29,16 +29,15 @@ struct Launch {
         events: EventQueue, time: TimeSource, logger: Logger
     ) async throws -> Launch {
         var simulator: LiveSimulator?
-        var endpoint = config.endpoint
-        var credential: Credential
+        let access: LiveAccess
         if demo {
             let sim = LiveSimulator(options: try DemoSimulator.options(), logger: logger, time: time)
             _ = try await sim.start()
             simulator = sim
-            endpoint = sim.url
-            credential = .none
+            access = LiveAccess(backend: .geminiAPI, endpoint: sim.url, credential: .none, authorizer: nil, source: "the built-in simulator")
         } else {
-            credential = try config.credential()
+            access = try await LiveAccess.prepared(config, time: time)
+            logger.info("connecting to \(access.backend) with \(access.source)")
         }
         var problems: [String] = []
         let devices = noAudio
@@ -69,7 +68,7 @@ struct Launch {
             throw ParleyError.usage("cannot take over the terminal: \(error)")
         }
         return assemble(
-            config: config, endpoint: endpoint, credential: credential, audio: audio, tools: registry, mcp: mcp,
+            config: config, access: access, audio: audio, tools: registry, mcp: mcp,
             simulator: simulator, store: store, terminal: terminal, screen: terminal.screen, problems: problems,
             resume: resume, events: events, time: time, logger: logger)
     }
@@ -78,16 +77,15 @@ struct Launch {
     /// going straight to `audio`, vision, the transcript, the theme and the keys. The runtime tests call it with
     /// fake sound devices, an in-memory terminal and the simulator.
     static func assemble(
-        config: Config, endpoint: String?, credential: Credential, audio: AudioIO, tools: ToolRegistry,
+        config: Config, access: LiveAccess, audio: AudioIO, tools: ToolRegistry,
         mcp: MCPServers, simulator: LiveSimulator?, store: TranscriptStore?, terminal: any ConversationTerminal,
         screen: any Screen, problems: [String], resume: (ResumeStore.Saved, age: Double)?, events: EventQueue,
         time: TimeSource, logger: Logger, transport: any LiveTransport = WebSocketTransport()
     ) -> Launch {
         var problems = problems
         let session = LiveSession(
-            configuration: LiveConfiguration(
-                endpoint: endpoint, credential: credential,
-                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt)),
+            configuration: access.configuration(
+                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt, backend: access.backend)),
             transport: transport,
             logger: logger,
             playback: { audio.perform(SpeakerCommand($0)) },

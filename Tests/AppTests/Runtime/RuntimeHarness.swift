@@ -55,7 +55,9 @@ final class RuntimeHarness: @unchecked Sendable {
         let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events,
                             time: clock.source)
         launch = Launch.assemble(
-            config: config, endpoint: simulator.url, credential: .none, audio: audio, tools: registry, mcp: mcp,
+            config: config,
+            access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
+            audio: audio, tools: registry, mcp: mcp,
             simulator: simulator, store: nil, terminal: terminal, screen: terminal.screen, problems: [], resume: nil,
             events: events, time: clock.source, logger: logger, transport: wire)
     }
