@@ -197,7 +197,9 @@ struct Exited: Error, CustomStringConvertible {
     /// `error`, or why the server ended when that is what it means: the end of its output comes a moment
     /// before its exit status can be read, so wait up to half a second for it.
     static func explained(_ error: any Error, process: ChildProcess?) async -> any Error {
-        guard let process, error as? MCPClientError == .closed else { return error }
+        // A write that met a closed pipe (EPIPE) says the same as the end of the output: the server is gone.
+        let gone = error as? MCPClientError == .closed || (error as? LineTransport.SendFailed)?.errno == EPIPE
+        guard let process, gone else { return error }
         for _ in 0..<50 {
             if let status = process.exitStatus { return Exited(status: status) }
             try? await Task.sleep(for: .milliseconds(10))
