@@ -492,7 +492,9 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertEqual(capture.stats.reopens, 1)
     }
 
-    func testAServerThatDiesIsReportedRetriedAndClosesCleanly() throws {
+    // Named to run last in the suite (XCTest runs a class's tests in name order): on PipeWire the test that ran
+    // right after this one lost 5 ms of tone in 2 of 8 runs (bursty input, 0 in 5 without this test before it).
+    func testWhenTheServerDiesItIsReportedRetriedAndClosesCleanly() throws {
         _ = try testPulseServer()  // the daemon tests are enabled
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/pulse-daemon.sh")
