@@ -27,18 +27,23 @@ struct Parley: ParsableCommand {
     @OptionGroup var demoFlag: DemoFlag
     var demo: Bool { demoFlag.demo }
 
-    @Flag(help: "Continue the last conversation (its resumption handle lasts 2 hours).")
-    var resume = false
+    @Option(
+        help: ArgumentHelp(
+            "Continue a saved conversation (default: the latest; an ID or a unique prefix as `parley history` prints it): through its resumption handle within 2 hours, else in a new session seeded with what was said.",
+            valueName: "id"))
+    var resume: String?
 
     @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
     var printConfig = false
 
     /// The conversation runs on the process's main thread: its loop blocks in `poll`, which must not hold one of
     /// the concurrency pool's threads (an async `main` runs on them and parks the main thread). The subcommands
-    /// are async and run in a task while the main thread waits. `--camera` may stand without a device.
+    /// are async and run in a task while the main thread waits. `--camera` may stand without a device, `--resume`
+    /// without an ID.
     static func main() {
         do {
-            var command = try parseAsRoot(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+            let arguments = ResumePlan.normalized(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(arguments)
             if var async = command as? AsyncParsableCommand {
                 try waitFor { try await async.run() }
             } else {
@@ -64,11 +69,14 @@ struct Parley: ParsableCommand {
         }
         if !demo { try report { try config.checkAccessOffline() } }
         FileLogHandler.bootstrap(path: config.logFile ?? paths.defaultLogFile)
-        var resumed: (ResumeStore.Saved, age: Double)?
-        if resume {
-            switch ResumeStore(path: paths.resumeFile).usable(model: config.model) {
-            case .success(let r): resumed = r
-            case .failure(let e): throw report(e)
+        var resumed: ResumePlan?
+        if let resume {
+            let chosen = ResumePlan.Chosen(
+                model: common.model != nil, voice: common.voice != nil, system: common.system != nil || common.systemFile != nil)
+            resumed = try report {
+                try ResumePlan.make(
+                    resume, directory: config.transcriptDir ?? paths.transcripts, handles: ResumeStore(path: paths.resumeFile),
+                    config: &config, chosen: chosen)
             }
         }
         let app = InteractiveApp(

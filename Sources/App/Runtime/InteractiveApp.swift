@@ -15,7 +15,7 @@ final class InteractiveApp {
     let config: Config
     let demo: Bool
     let noAudio: Bool
-    let resume: (ResumeStore.Saved, age: Double)?
+    let resume: ResumePlan?
     let paths: Paths
     /// The one clock: the terminal, the reducer and the meter cadence all read it.
     let time: TimeSource
@@ -25,7 +25,7 @@ final class InteractiveApp {
     let events = EventQueue()
 
     init(
-        config: Config, demo: Bool, noAudio: Bool, resume: (ResumeStore.Saved, age: Double)?, paths: Paths,
+        config: Config, demo: Bool, noAudio: Bool, resume: ResumePlan?, paths: Paths,
         time: TimeSource, launchedAt: Double
     ) {
         self.config = config
