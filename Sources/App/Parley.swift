@@ -82,6 +82,7 @@ struct Parley: ParsableCommand {
         let app = InteractiveApp(
             config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, time: time,
             launchedAt: launchedAt)
+        resumed = nil  // the app lets the records go once they are on screen; nothing here keeps them
         let status: Int32
         do {
             status = try app.run()
