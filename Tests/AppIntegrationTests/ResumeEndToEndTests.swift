@@ -43,11 +43,16 @@ final class ResumeEndToEndTests: XCTestCase {
 
     // MARK: - end to end, against the simulator
 
-    /// A conversation saved three days ago continues: a new session seeded with what was said (the simulator
-    /// records the context), the earlier turns on screen, the new turns in the same file, `history search`
-    /// finds a word from it.
+    /// A conversation saved three days ago (and torn by a crash) continues: a new session seeded with what was
+    /// said (the simulator records the context), the earlier turns on screen, the new turns in the same file
+    /// after the torn line is cut off, `history search` finds a word from it.
     func testAConversationFromThreeDaysAgoContinuesInASeededSession() async throws {
         let path = try conversation(at: threeDaysAgo, [("user", "my cat is called Zanzibar"), ("model", "What a fine name.")])
+        // It ended in a crash, mid-record.
+        let torn = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try torn.seekToEnd()
+        try torn.write(contentsOf: Data(#"{"kind":"user","text":"and my d"#.utf8))
+        try torn.close()
         ResumeStore(path: resumeFile).save(.init(
             handle: Secret("simh-999"), savedAt: threeDaysAgo.timeIntervalSince1970, model: "gemini-3.8-live", voice: "Kore", transcript: path))
         var config = Config()
@@ -70,6 +75,8 @@ final class ResumeEndToEndTests: XCTestCase {
         h.waitForScreen("my cat is called Zanzibar")
         h.waitForScreen("seeded with its 2 turns (last saved 3 days ago)")
         h.waitForScreen("3 days old")
+        h.waitForScreen("was cut off before adding to it")
+        XCTAssertFalse(h.screen.contains("cut short"), "the torn line is named once")
 
         h.typeTurn("what is my cat called")
         h.waitForScreen("You said: what is my cat called.")

@@ -135,10 +135,12 @@ struct Launch {
             model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
         if let resume {
             Self.showEarlier(resume, in: &state.ui.transcript)
-            if let unread = resume.unread { state.ui.transcript.append(.error, "\(resume.id): \(unread)") }
-            if let cut = store?.cutOff, cut > 0 {
-                state.ui.transcript.append(.error, "the torn last line of \(resume.id) (\(cut) bytes) was cut off before adding to it")
-            }
+            // A torn last line was cut off before adding to the file: say that once, not also that it was not read.
+            let cut = store?.cutOff ?? 0
+            let unread = TranscriptReading(
+                records: [], problems: resume.problems.filter { if case .tornLastLine = $0 { cut == 0 } else { true } }).unread
+            if let unread { state.ui.transcript.append(.error, "\(resume.id): \(unread)") }
+            if cut > 0 { state.ui.transcript.append(.error, "the torn last line of \(resume.id) (\(cut) bytes) was cut off before adding to it") }
             for line in resume.continuation(now: TimeSource.wallSeconds()) { state.ui.transcript.append(.system, line) }
             // The budget is per conversation: what the earlier parts spent still counts. Their usage records are
             // in the file this run adds to, so no `usageCarried` record is written unless it is a new file.

@@ -10,8 +10,8 @@ struct ResumePlan: Sendable {
     let transcript: String
     let id: String
     let records: [TranscriptRecord]
-    /// What could not be read from the file (a torn last line, garbage), in words.
-    let unread: String?
+    /// What could not be read from the file (a torn last line, garbage).
+    let problems: [TranscriptProblem]
     /// The saved handle and its age in seconds, when it belongs to this conversation and is still usable.
     let handle: (secret: Secret, age: Double)?
     /// Why the handle is not used, when it is not (for the line on screen).
@@ -55,7 +55,7 @@ struct ResumePlan: Sendable {
             noHandle = why.description
         }
         return ResumePlan(
-            transcript: path, id: ConversationID.id(of: path), records: reading.records, unread: reading.unread,
+            transcript: path, id: ConversationID.id(of: path), records: reading.records, problems: reading.problems,
             handle: handle, noHandle: noHandle, seed: ResumeSeed(reading.records, model: config.model),
             lastSaved: lastSaved, model: model, voice: voice, system: system)
     }
