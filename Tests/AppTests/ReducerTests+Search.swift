@@ -70,6 +70,10 @@ final class SearchReducerTests: XCTestCase {
         XCTAssertNil(s.ui.search)
         key(.char("n"))
         XCTAssertEqual(s.ui.status, "no search yet: / searches the transcript")
+        key(.char("/"))
+        key(.ctrl("c"))
+        XCTAssertNil(s.ui.search, "Ctrl-C in the query line leaves the search, not the app")
+        XCTAssertFalse(s.quitting)
     }
 
     func testTheSearchKeysAreTextWhileTypingAMessage() {

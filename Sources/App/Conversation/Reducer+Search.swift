@@ -1,12 +1,13 @@
 import TUI
 
 /// `/` searches the transcript on screen as the query is typed; Enter keeps the query and `n`/`N` step to the
-/// older and newer matches, scrolling to each; Esc leaves the search. The status line says `3/17` or that
-/// nothing matched.
+/// older and newer matches, scrolling to each; Esc (or Ctrl-C in the query line) leaves the search. The status
+/// line says `3/17` or that nothing matched.
 extension Reducer {
     /// A key while the query line is open (releases were dropped before).
     static func searchKey(_ s: inout AppState, _ k: KeyEvent) -> [Effect] {
         guard var search = s.ui.search, var editor = search.editor else { return [] }
+        if k == .ctrl("c") { return leaveSearch(&s) }
         switch editor.handle(k) {
         case .none:
             return []
