@@ -30,6 +30,9 @@ struct Parley: ParsableCommand {
     @Flag(help: "Continue the last conversation (its resumption handle lasts 2 hours).")
     var resume = false
 
+    @Flag(help: "Record the conversation's sound (your mic left, the model right) beside its transcript; R starts and stops it.")
+    var record = false
+
     @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
     var printConfig = false
 
@@ -56,6 +59,7 @@ struct Parley: ParsableCommand {
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
         visionOptions.apply(to: &config.vision)
+        if record { config.recording.enabled = true }
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
         if printConfig {

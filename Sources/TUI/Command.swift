@@ -3,7 +3,7 @@ public enum Command: String, Sendable, CaseIterable {
     case pushToTalk, voiceMenu, toggleMicMode, textInput, toolLogFocus, help, quit, interruptOrQuit
     case latencyStats, usageStats
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
-    case toggleSharing, attachImage
+    case toggleSharing, attachImage, toggleRecording
 
     /// One line for the help overlay.
     public var summary: String {
@@ -29,6 +29,7 @@ public enum Command: String, Sendable, CaseIterable {
         case .retryNow: return "offline: reconnect now instead of waiting"
         case .toggleSharing: return "camera or screen sharing on or off"
         case .attachImage: return "attach an image to the next turn"
+        case .toggleRecording: return "record the conversation's sound, or pause the recording"
         }
     }
 }

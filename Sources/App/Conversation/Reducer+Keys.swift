@@ -191,6 +191,8 @@ extension Reducer {
         case .attachImage:
             s.ui.overlay = .pathPrompt(LineEditor())
             return []
+        case .toggleRecording:
+            return toggleRecording(&s)
         }
     }
 

@@ -31,6 +31,9 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var system: String?
     /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
     var usd: Double?
+    /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
+    /// begins: a `user` line's speech, a `model` line's reply; absent while nothing is recorded.
+    var recordingOffset: Double?
 
     /// The format this parley writes and reads.
     static let format = 1
