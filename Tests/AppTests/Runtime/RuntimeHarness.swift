@@ -35,7 +35,8 @@ final class RuntimeHarness: @unchecked Sendable {
     private var running = false
 
     /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop.
-    init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
+    /// `saveTranscript` keeps the conversation in `home` as the program does (and so lets it be recorded).
+    init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160, saveTranscript: Bool = false,
          configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
@@ -58,7 +59,7 @@ final class RuntimeHarness: @unchecked Sendable {
             config: config,
             access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
             audio: audio, tools: registry, mcp: mcp,
-            simulator: simulator, store: nil, terminal: terminal, screen: terminal.screen, problems: [], resume: nil,
+            simulator: simulator, store: saveTranscript ? try TranscriptStore(directory: home + "/data") : nil, terminal: terminal, screen: terminal.screen, problems: [], resume: nil,
             events: events, time: clock.source, logger: logger, transport: wire)
     }
 
