@@ -28,14 +28,8 @@ final class RecordingTests: XCTestCase {
         (0..<count).map { Int16(amplitude * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
     }
 
-    static func channel(_ interleaved: [Int16], _ c: Int) -> [Int16] {
-        stride(from: c, to: interleaved.count, by: 2).map { interleaved[$0] }
-    }
-
-    /// The first frame where `samples` is louder than `level`, nil if never.
-    static func firstSound(_ samples: [Int16], above level: Int16 = 1000) -> Int? {
-        samples.firstIndex { abs(Int($0)) > Int(level) }
-    }
+    static func channel(_ interleaved: [Int16], _ c: Int) -> [Int16] { RecordedSound.channel(interleaved, c) }
+    static func firstSound(_ samples: [Int16]) -> Int? { RecordedSound.firstSound(samples) }
 
     // MARK: - The time line
 
@@ -115,20 +109,6 @@ final class RecordingTests: XCTestCase {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
         XCTAssertEqual(size, 44 + 4 * 2 * Self.rate)
         XCTAssertNoThrow(try wav.close(), "closing twice is harmless")
-    }
-
-    func testOpusThroughFFmpegIsAValidTwoChannelFileOfTheRightLength() throws {
-        guard let ffmpeg = FFmpegLocator.ffmpeg, FFmpegLocator.ffprobe != nil else { throw XCTSkip("ffmpeg/ffprobe not installed") }
-        let path = dir + "/a.ogg"
-        let opus = try OpusRecording(path: path, ffmpeg: ffmpeg)
-        var t = RecordingTimeline()
-        t.putModel(Self.tone(Self.rate, rate: Self.rate), at: Self.rate)
-        try opus.write(t.take(upTo: 3 * Self.rate, limit: 10 * Self.rate))
-        try opus.close()
-        let probe = try FFmpegLocator.probe(path)
-        XCTAssertEqual(probe.channels, 2)
-        XCTAssertEqual(probe.codec, "opus")
-        XCTAssertEqual(probe.duration, 3, accuracy: 0.05)
     }
 
     // MARK: - The recorder
@@ -244,25 +224,6 @@ final class RecordingTests: XCTestCase {
         r.close()
     }
 
-    func testATinyFullTmpfsStopsTheRecordingCleanly() throws {
-        let mountPoint = dir + "/tiny"
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=64k") == 0 else { throw XCTSkip("cannot mount a tmpfs here (errno \(errno))") }
-        defer { umount2(mountPoint, 2) }  // MNT_DETACH
-        let clock = ManualTime(100)
-        let reported = Reports()
-        let r = ConversationRecorder(base: mountPoint + "/session", format: .wav, time: clock.source) { e in reported.append(e) }
-        _ = r.start()
-        for _ in 0..<100 { clock.advance(0.02); r.mic(chunk(Self.tone(320, rate: 16_000), endingAt: clock.now)) }
-        XCTAssertTrue(eventually(timeout: 5, "the full disk reported") { !reported.all.isEmpty })
-        r.close()
-        guard case .failed(let f) = reported.all.first else { return XCTFail("failed") }
-        XCTAssertTrue(f.message.contains("disk is full"), f.message)
-        let c = try WAVFile.readContents(URL(fileURLWithPath: mountPoint + "/session.wav"))
-        XCTAssertEqual(c.channels, 2)
-        XCTAssertGreaterThan(c.samples.count, 0)
-    }
-
     func testAWriterThatFallsBehindNeverHoldsUpTheAudioThreadAndSaysSoOnce() throws {
         let clock = ManualTime(100)
         let gate = DispatchSemaphore(value: 0)
@@ -270,7 +231,8 @@ final class RecordingTests: XCTestCase {
         _ = r.start()
         // 30 s of reply audio handed over at once, while the disk is stuck.
         let started = Date()
-        for _ in 0..<300 { r.model(Self.tone(2400, rate: Self.rate)) }
+        let reply = Self.tone(2400, rate: Self.rate)
+        for _ in 0..<300 { r.model(reply) }
         XCTAssertLessThan(Date().timeIntervalSince(started), 2, "the audio side went on")
         let behind = reported.all
         XCTAssertEqual(behind.count, 1)
@@ -326,50 +288,3 @@ final class StuckOutput: RecordingOutput {
     func close() throws(RecordingFailure) {}
 }
 
-/// ffmpeg and ffprobe on PATH, and what ffprobe says of a file.
-enum FFmpegLocator {
-    static var ffmpeg: String? { find("ffmpeg") }
-    static var ffprobe: String? { find("ffprobe") }
-
-    static func find(_ tool: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    struct Probe { var channels: Int; var codec: String; var duration: Double }
-
-    static func probe(_ path: String) throws -> Probe {
-        guard let ffprobe else { throw XCTSkip("no ffprobe") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffprobe)
-        p.arguments = ["-v", "error", "-show_entries", "stream=channels,codec_name:format=duration", "-of", "default=nw=1", path]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        var fields: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let kv = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if kv.count == 2 { fields[kv[0]] = kv[1] }
-        }
-        guard p.terminationStatus == 0, let ch = fields["channels"].flatMap(Int.init), let codec = fields["codec_name"],
-              let d = fields["duration"].flatMap(Double.init)
-        else { throw NSError(domain: "ffprobe", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: "ffprobe: \(fields)"]) }
-        return Probe(channels: ch, codec: codec, duration: d)
-    }
-
-    /// Decodes a file to 24 kHz stereo s16 samples (interleaved).
-    static func decode(_ path: String) throws -> [Int16] {
-        guard let ffmpeg else { throw XCTSkip("no ffmpeg") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffmpeg)
-        p.arguments = ["-v", "error", "-i", path, "-f", "s16le", "-ar", "24000", "-ac", "2", "pipe:1"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-}

@@ -53,17 +53,17 @@ final class RecordingEndToEndTests: XCTestCase {
               let model = records.first(where: { $0.kind == "model" })?.recordingOffset
         else { return XCTFail("user and model records carry offsets: \(records)") }
         let samples = try FFmpegLocator.decode(recording)
-        let left = RecordingTests.channel(samples, 0), right = RecordingTests.channel(samples, 1)
-        let heardUser = Double(RecordingTests.firstSound(left) ?? -24_000) / 24_000
-        let heardModel = Double(RecordingTests.firstSound(right) ?? -24_000) / 24_000
+        let left = RecordedSound.channel(samples, 0), right = RecordedSound.channel(samples, 1)
+        let heardUser = Double(RecordedSound.firstSound(left) ?? -24_000) / 24_000
+        let heardModel = Double(RecordedSound.firstSound(right) ?? -24_000) / 24_000
         print("recording: user at \(heardUser) s (transcript \(user)), model at \(heardModel) s (transcript \(model)), \(probe.duration) s")
         XCTAssertEqual(heardUser, 0.5, accuracy: 0.05, "the speech began half a second in")
         XCTAssertEqual(heardUser, user, accuracy: 0.05, "the user line points at the speech")
         XCTAssertEqual(heardModel, model, accuracy: 0.05, "the model line points at the reply")
         XCTAssertGreaterThan(heardModel, heardUser + 0.4, "the reply follows the speech")
         // The mic is quiet between the speech and the chunk in flight when Space was let go (at 1.18 s).
-        XCTAssertNil(RecordingTests.firstSound(Array(left[Int((heardUser + 0.45) * 24_000)..<Int(1.15 * 24_000)])), "the mic is quiet after the speech")
-        XCTAssertNil(RecordingTests.firstSound(Array(right[..<Int(heardModel * 24_000)])), "the model is quiet before its reply")
+        XCTAssertNil(RecordedSound.firstSound(Array(left[Int((heardUser + 0.45) * 24_000)..<Int(1.15 * 24_000)])), "the mic is quiet after the speech")
+        XCTAssertNil(RecordedSound.firstSound(Array(right[..<Int(heardModel * 24_000)])), "the model is quiet before its reply")
         await h.stop()
     }
 }
