@@ -241,6 +241,30 @@ final class RecordingTests: XCTestCase {
         gate.signal()
         r.close()
     }
+
+    // MARK: - The offsets, read back
+
+    func testOffsetsAreSavedReadBackAndShownInHistoryAndTheExport() throws {
+        let store = try TranscriptStore(directory: dir)
+        var user = TranscriptRecord.line(speaker: "user", text: "what is the time", interrupted: false)
+        user.recordingOffset = 192.25
+        var model = TranscriptRecord.line(speaker: "model", text: "ten past three", interrupted: false)
+        model.recordingOffset = 3725
+        store.append(.session(model: "m", voice: "Puck"))
+        store.append(user)
+        store.append(model)
+        store.append(.line(speaker: "user", text: "not recorded", interrupted: false))
+        store.close()
+        let records = try TranscriptStore.read(store.path)
+        XCTAssertEqual(records.map(\.recordingOffset), [nil, 192.25, 3725, nil])
+        let shown = HistoryPrinter(color: false, width: nil).conversation("session-x", records)
+        XCTAssertTrue(shown.contains("[03:12] what is the time"), shown)
+        XCTAssertTrue(shown.contains("[1:02:05] ten past three"), shown)
+        XCTAssertTrue(shown.contains("You     not recorded"), shown)
+        let md = TranscriptStore.markdown(records, title: "t")
+        XCTAssertTrue(md.contains("**You:** `[03:12]` what is the time"), md)
+        XCTAssertTrue(md.contains("**You:** not recorded"), md)
+    }
 }
 
 /// What a recorder reported, from any thread.
