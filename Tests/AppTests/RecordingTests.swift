@@ -214,6 +214,14 @@ final class RecordingTests: XCTestCase {
         XCTAssertLessThanOrEqual(c.duration, 0.5)
     }
 
+    func testAConversationThatAlreadyHasARecordingGetsTheNextName() throws {
+        try WAVRecording(path: dir + "/session.wav").close()
+        let r = ConversationRecorder(base: dir + "/session", format: .wav, time: ManualTime().source) { _ in }
+        XCTAssertEqual(r.start(), .started(path: dir + "/session-2.wav"))
+        r.close()
+        XCTAssertEqual(try WAVFile.readContents(URL(fileURLWithPath: dir + "/session-2.wav")).channels, 2)
+    }
+
     func testAnUnwritableDirectoryFailsAtTheStartInWords() throws {
         let file = dir + "/not-a-directory"
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))

@@ -48,18 +48,28 @@ enum RecordingFormat: String, Sendable, CaseIterable {
     case opus
     case wav
 
-    /// The output for a recording beside `base` (a transcript's path without `.jsonl`).
+    /// The output for a recording beside `base` (a transcript's path without `.jsonl`): `base.ogg` or
+    /// `base.wav`, or `base-2.…` and on when a continued conversation already has a recording.
     func open(base: String) throws(RecordingFailure) -> any RecordingOutput {
         switch self {
-        case .wav: return try WAVRecording(path: base + ".wav")
+        case .wav: return try WAVRecording(path: Self.free(base, "wav"))
         case .opus, .auto:
-            if let ffmpeg = FFmpegRunner.locate() { return try OpusRecording(path: base + ".ogg", ffmpeg: ffmpeg) }
+            if let ffmpeg = FFmpegRunner.locate() { return try OpusRecording(path: Self.free(base, "ogg"), ffmpeg: ffmpeg) }
             if self == .opus {
                 throw RecordingFailure(message: "cannot record as Opus: ffmpeg is not installed",
                                        hint: "install ffmpeg, or set [recording] format = \"wav\"")
             }
-            return try WAVRecording(path: base + ".wav")
+            return try WAVRecording(path: Self.free(base, "wav"))
         }
+    }
+
+    static func free(_ base: String, _ ext: String) -> String {
+        var path = "\(base).\(ext)", n = 1
+        while FileManager.default.fileExists(atPath: path) {
+            n += 1
+            path = "\(base)-\(n).\(ext)"
+        }
+        return path
     }
 }
 
@@ -90,10 +100,7 @@ final class WAVRecording: RecordingOutput {
 
     func write(_ interleaved: [Int16]) throws(RecordingFailure) {
         guard fd >= 0, !interleaved.isEmpty else { return }
-        let bytes = interleaved.flatMap { s -> [UInt8] in
-            let u = UInt16(bitPattern: s)
-            return [UInt8(u & 0xFF), UInt8(u >> 8)]
-        }
+        let bytes = interleaved.map(\.littleEndian).withUnsafeBytes { Array($0) }
         do {
             try put(bytes, at: off_t(44 + dataBytes))
         } catch {
