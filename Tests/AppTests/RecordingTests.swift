@@ -250,6 +250,22 @@ final class RecordingTests: XCTestCase {
         r.close()
     }
 
+    // MARK: - Settings
+
+    func testRecordingSettingsAreReadCheckedAndPrinted() throws {
+        var c = Config()
+        XCTAssertEqual(c.recording, RecordingSettings(enabled: false, format: .auto))
+        try c.apply(toml: "[recording]\nenabled = true\nformat = \"WAV\"\n", file: "c.toml")
+        XCTAssertEqual(c.recording, RecordingSettings(enabled: true, format: .wav))
+        XCTAssertTrue(c.printed.contains("[recording]\nenabled = true\nformat = \"wav\""), c.printed)
+        XCTAssertThrowsError(try c.apply(toml: "[recording]\nformat = \"mp3\"\n", file: "c.toml")) { e in
+            XCTAssertTrue("\(e)".contains("format"), "\(e)")
+        }
+        XCTAssertThrowsError(try c.apply(toml: "[recording]\ndirectory = \"/x\"\n", file: "c.toml")) { e in
+            XCTAssertTrue("\(e)".contains("unknown setting"), "\(e)")
+        }
+    }
+
     // MARK: - The offsets, read back
 
     func testOffsetsAreSavedReadBackAndShownInHistoryAndTheExport() throws {
