@@ -250,6 +250,28 @@ final class RecordingTests: XCTestCase {
         r.close()
     }
 
+    /// `PARLEY_BENCH=1`: how fast the writer turns ten minutes of conversation (20 ms mic chunks, 100 ms reply
+    /// chunks) into a WAV, in seconds of sound per second of wall time.
+    func testBenchmarkWriterThroughput() throws {
+        guard ProcessInfo.processInfo.environment["PARLEY_BENCH"] == "1" else { throw XCTSkip("PARLEY_BENCH=1 to run") }
+        let clock = ManualTime(100)
+        let (r, reported) = recorder(clock)
+        _ = r.start()
+        let mic = Self.tone(320, rate: 16_000), reply = Self.tone(2400, rate: Self.rate)
+        let seconds = 600
+        let started = Date()
+        for i in 0..<(seconds * 50) {
+            clock.advance(0.02)
+            r.mic(chunk(mic, endingAt: clock.now))
+            if i % 5 == 0 { r.model(reply) }
+        }
+        let handed = Date().timeIntervalSince(started)
+        r.close()
+        let total = Date().timeIntervalSince(started)
+        print("recording benchmark: \(seconds) s of stereo sound handed over in \(Int(handed * 1000)) ms, written in \(Int(total * 1000)) ms: \(Int(Double(seconds) / total))× real time; reported \(reported.all)")
+        XCTAssertEqual(try WAVFile.readContents(URL(fileURLWithPath: dir + "/session.wav")).duration, Double(seconds), accuracy: 0.1)
+    }
+
     // MARK: - Settings
 
     func testRecordingSettingsAreReadCheckedAndPrinted() throws {
