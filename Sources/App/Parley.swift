@@ -33,6 +33,9 @@ struct Parley: ParsableCommand {
             valueName: "id"))
     var resume: String?
 
+    @Flag(help: "Record the conversation's sound (your mic left, the model right) beside its transcript; R starts and stops it.")
+    var record = false
+
     @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
     var printConfig = false
 
@@ -61,6 +64,7 @@ struct Parley: ParsableCommand {
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
         visionOptions.apply(to: &config.vision)
+        if record { config.recording.enabled = true }
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
         if printConfig {

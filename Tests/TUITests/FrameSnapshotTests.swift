@@ -84,6 +84,15 @@ final class FrameSnapshotTests: XCTestCase {
             failed.toolLog.calls = []
             failed.status = "voice changed to Kore"
             out.append(("failedOpenMic_\(sz)", failed, r, c))
+
+            var recording = failed
+            recording.header.recording = true
+            recording.header.connection = .live
+            recording.status = "recording to ~/.local/share/parley/session-2026-11-24-0512.ogg (R pauses)"
+            out.append(("recording_\(sz)", recording, r, c))
+            var recordingDemo = base
+            recordingDemo.header.recording = true
+            out.append(("recordingDemo_\(sz)", recordingDemo, r, c))
         }
         var small = base
         small.overlay = .help(top: 0)
@@ -123,6 +132,10 @@ final class FrameSnapshotTests: XCTestCase {
     func testConfirm_80x24() throws { try check("confirm_80x24") }
     func testFailedOpenMic_120x40() throws { try check("failedOpenMic_120x40") }
     func testFailedOpenMic_80x24() throws { try check("failedOpenMic_80x24") }
+    func testRecording_120x40() throws { try check("recording_120x40") }
+    func testRecording_80x24() throws { try check("recording_80x24") }
+    func testRecordingDemo_120x40() throws { try check("recordingDemo_120x40") }
+    func testRecordingDemo_80x24() throws { try check("recordingDemo_80x24") }
     func testHelp_120x40() throws { try check("help_120x40") }
     func testHelp_80x24() throws { try check("help_80x24") }
     func testVision_120x40() throws { try check("vision_120x40") }

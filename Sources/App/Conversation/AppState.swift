@@ -64,6 +64,8 @@ struct AppState: Sendable {
     var keyMap = KeyMap.default
     /// Images, the camera and the screen.
     var vision = VisionState()
+    /// The conversation's sound is being recorded (the header's REC mark).
+    var recording = false
 
     init(config: Config, demo: Bool, audioAvailable: Bool, kitty: Bool) {
         talk = TalkState(mode: config.mode, kitty: kitty)

@@ -29,6 +29,8 @@ enum Effect: Sendable, Equatable {
     case quit
     /// Images, the camera and the screen (`VisionIO`).
     case vision(VisionCommand)
+    /// Start or pause recording the conversation's sound (`ConversationRecorder`); answered by `.recording`.
+    case recording(start: Bool)
 }
 
 enum MicCommand: Sendable, Equatable {

@@ -195,6 +195,8 @@ extension Reducer {
             return []
         case .search, .searchOlder, .searchNewer:
             return runSearch(&s, command)
+        case .toggleRecording:
+            return toggleRecording(&s)
         }
     }
 

@@ -44,7 +44,8 @@ final class EffectRunner {
             toolRunner.cancel(ids)
         case .answerConfirmation(let id, let yes):
             confirmations.answer(id, yes: yes)
-        case .record(let r):
+        case .record(var r):
+            r.recordingOffset = launch.recorder?.offset(for: r.kind)
             launch.store?.append(r)
         case .scroll(let command):
             var ui = state.ui
@@ -61,13 +62,23 @@ final class EffectRunner {
         case .rememberVoice(let voice):
             RememberedState(voice: voice).save(paths.stateFile)
         case .suspend:
+            // The recording is made whole before the process stops (a kill meanwhile loses nothing).
+            launch.recorder?.suspend()
             launch.terminal.suspend()
+            launch.recorder?.resumeAfterSuspend()
             screen.invalidate()
             return [.screenSize(launch.terminal.screenSize)]
         case .quit:
             break
         case .vision(let command):
             return launch.vision.perform(command)
+        case .recording(let start):
+            guard let recorder = launch.recorder else {
+                return [.recording(.failed(RecordingFailure(
+                    message: "cannot record: this conversation is not being saved", hint: "see the first lines of the transcript for why")))]
+            }
+            if start { return [.recording(recorder.start())] }
+            return recorder.stop().map { [.recording($0)] } ?? []
         }
         return []
     }

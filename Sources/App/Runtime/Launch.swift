@@ -16,6 +16,8 @@ struct Launch {
     let tools: ToolRegistry
     let session: LiveSession
     let store: TranscriptStore?
+    /// The conversation's sound beside its transcript (nil when the transcript is not saved).
+    let recorder: ConversationRecorder?
     let terminal: any ConversationTerminal
     let renderer: FrameRenderer
     /// Images, the camera and the screen.
@@ -106,6 +108,25 @@ struct Launch {
         store?.onFailure = { [events] in events.post(.audioNotice($0)) }
         store?.append(.session(
             model: config.model, voice: config.voice, system: config.systemInstruction, continued: store?.continuing == true))
+        let recorder = store.map { store in
+            ConversationRecorder(base: (store.path as NSString).deletingPathExtension, format: config.recording.format, time: time) {
+                [events, logger] e in
+                if case .failed(let f) = e { logger.error("recording: \(f)") }
+                if case .fellBehind(let s) = e { logger.warning("recording fell behind: \(s) s dropped") }
+                events.post(.recording(e))
+            }
+        }
+        if let recorder { audio.attach(recorder) }
+        if config.recording.enabled {
+            if let recorder {
+                if case .failed(let f) = recorder.start() {
+                    problems.append("not recording: \(f)")
+                    logger.error("recording: \(f)")
+                }
+            } else {
+                problems.append("not recording: the conversation is not being saved, and its recording goes beside the transcript")
+            }
+        }
 
         let themeResult = ThemeLoader.standard().load(config.theme)
         if let error = themeResult.error { problems.append("\(error) — using the default theme") }
@@ -113,7 +134,7 @@ struct Launch {
         if let problem = keyMap.problem { problems.append(problem) }
         return Launch(
             config: config, simulator: simulator, audio: audio, mcp: mcp, tools: tools, session: session, store: store,
-            terminal: terminal, renderer: FrameRenderer(screen: screen, theme: themeResult.theme, keyMap: keyMap.map),
+            recorder: recorder, terminal: terminal, renderer: FrameRenderer(screen: screen, theme: themeResult.theme, keyMap: keyMap.map),
             vision: vision, problems: problems, keyMap: keyMap.map)
     }
 
@@ -129,6 +150,8 @@ struct Launch {
         }
         for problem in problems { state.ui.transcript.append(.error, problem) }
         state.vision = vision.initialState(framesAlways: config.vision.frames == .always)
+        state.recording = recorder?.isRecording == true
+        state.ui.header.recording = state.recording
         if let why = vision.unavailable { state.ui.transcript.append(.error, "\(why) — going on without it") }
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
         state.toolPolicy = ToolCallPolicy(
@@ -158,6 +181,8 @@ struct Launch {
         vision.stop()
         session.close()
         audio.close()
+        // After the audio: nothing reaches the recorder any more, and the file gets its header or trailer.
+        recorder?.close()
         terminal.stop()
         await mcp.stop()
         try? await simulator?.stop()

@@ -31,6 +31,17 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var system: String?
     /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
     var usd: Double?
+    /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
+    /// begins: a `user` line's speech, a `model` line's reply; absent while nothing is recorded.
+    var recordingOffset: Double?
+
+    /// Where the line is in the recording, `[03:12]` (`[1:03:12]` past an hour), when it was recorded.
+    var recordingMark: String? {
+        guard let at = recordingOffset, at.isFinite, at >= 0 else { return nil }
+        let s = Int(at.rounded(.down))
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return s < 3600 ? "[\(two(s / 60)):\(two(s % 60))]" : "[\(s / 3600):\(two(s % 3600 / 60)):\(two(s % 60))]"
+    }
 
     /// The format this parley writes and reads.
     static let format = 1

@@ -176,9 +176,9 @@ final class TranscriptStore {
             case "session":
                 out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
             case "user":
-                out += "**You:** \(r.text ?? "")\n\n"
+                out += "**You:**\(r.recordingMark.map { " `\($0)`" } ?? "") \(r.text ?? "")\n\n"
             case "model":
-                out += "**Gemini:** \(r.text ?? "")\(r.interrupted == true ? " _(interrupted)_" : "")\n\n"
+                out += "**Gemini:**\(r.recordingMark.map { " `\($0)`" } ?? "") \(r.text ?? "")\(r.interrupted == true ? " _(interrupted)_" : "")\n\n"
             case "system":
                 out += "> \(r.text ?? "")\n\n"
             case "error":

@@ -40,9 +40,10 @@ final class RuntimeHarness: @unchecked Sendable {
     /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop. A test that runs the
     /// app twice (a conversation, then `--resume`) passes the simulator it is `sharing`, which outlives the harness (the
     /// handles live in it), its own `home` (the resume file), the transcript `store` and the `resume` plan.
+    /// `saveTranscript` keeps the conversation in `home` as the program does (and so lets it be recorded).
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
          sharing existing: LiveSimulator? = nil, home: String? = nil, store: TranscriptStore? = nil,
-         resume: ResumePlan? = nil, configure: (inout Config) -> Void = { _ in }) async throws {
+         resume: ResumePlan? = nil, saveTranscript: Bool = false, configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
         mic = FakeAudioSource(time: clock.source)
@@ -70,7 +71,7 @@ final class RuntimeHarness: @unchecked Sendable {
             config: config,
             access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
             audio: audio, tools: registry, mcp: mcp,
-            simulator: existing == nil ? simulator : nil, store: store, terminal: terminal, screen: terminal.screen,
+            simulator: existing == nil ? simulator : nil, store: try store ?? (saveTranscript ? TranscriptStore(directory: self.home + "/data") : nil), terminal: terminal, screen: terminal.screen,
             problems: [], resume: resume,
             events: events, time: clock.source, logger: logger, transport: wire)
     }
