@@ -53,6 +53,8 @@ enum Reducer {
             fx = quit(&s, now: now)
         case .vision(let e):
             fx = handleVision(&s, e, now: now)
+        case .changeContext(let change):
+            fx = changeContext(&s, change)
         }
         if case .latencyStats = s.ui.overlay { s.ui.overlay = .latencyStats(s.latency.stats) }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
