@@ -22,11 +22,17 @@ final class ContextChangeFlowTests: XCTestCase {
         h.waitForScreen(answer, file: file, line: line)
     }
 
-    func testOn38TheChangeGoesOutAsContextUpdateAndTheNextReplyFollowsIt() async throws {
-        let h = try await RuntimeHarness()
+    /// A live conversation on `model` with its first turn answered.
+    func started(model: String = LiveModel.defaultID) async throws -> RuntimeHarness {
+        let h = try await RuntimeHarness { $0.model = model }
         h.start()
         h.waitUntilLive()
         converse(h, "hello", answer: "Hello! Yes, I can hear you clearly. That's turn 1 of our chat.")
+        return h
+    }
+
+    func testOn38TheChangeGoesOutAsContextUpdateAndTheNextReplyFollowsIt() async throws {
+        let h = try await started()
 
         h.events.post(.changeContext(change))
         h.wait("a contextUpdate on the wire") { h.wire.kinds.contains("contextUpdate") }
@@ -47,10 +53,7 @@ final class ContextChangeFlowTests: XCTestCase {
     }
 
     func testWithoutContextUpdateTheChangeResumesWithTheHandleAndTheNextReplyFollowsIt() async throws {
-        let h = try await RuntimeHarness { $0.model = "gemini-2.5-flash-native-audio-preview-12-2025" }
-        h.start()
-        h.waitUntilLive()
-        converse(h, "hello", answer: "Hello! Yes, I can hear you clearly. That's turn 1 of our chat.")
+        let h = try await started(model: "gemini-2.5-flash-native-audio-preview-12-2025")
 
         h.events.post(.changeContext(change))
         h.wait("a second setup") { h.simulator.stats().setups.count == 2 }
@@ -63,18 +66,15 @@ final class ContextChangeFlowTests: XCTestCase {
         XCTAssertFalse(h.wire.kinds.contains("contextUpdate"), "never sent to a model that refuses it")
 
         converse(h, "what time is it", answer: "Arr! I can't check the clock from here, sorry. That's turn 2 of our chat.")
-        XCTAssertEqual(h.simulator.stats().userTurns, ["hello", "what time is it"])
-        XCTAssertEqual(h.simulator.stats().toolCallsSent, [])
+        XCTAssertEqual(h.simulator.stats().userTurns, ["hello", "what time is it"], "each turn once")
+        XCTAssertEqual(h.simulator.stats().toolCallsSent, [], "the removed clock was not offered")
         await h.stop()
     }
 
     /// A turn typed right behind the change, while the session moves to the new connection: answered once, on
     /// whichever connection it reached, and the conversation goes on under the new instruction.
     func testATurnTypedDuringTheResumeIsAnsweredOnce() async throws {
-        let h = try await RuntimeHarness { $0.model = "gemini-2.5-flash-native-audio-preview-12-2025" }
-        h.start()
-        h.waitUntilLive()
-        converse(h, "hello", answer: "That's turn 1 of our chat.")
+        let h = try await started(model: "gemini-2.5-flash-native-audio-preview-12-2025")
         h.events.post(.changeContext(change))
         h.typeTurn("are you there")
         h.wait("the typed turn heard") { h.simulator.stats().userTurns.contains("are you there") }
