@@ -64,17 +64,6 @@ public struct ContextChange: Sendable, Equatable {
         }
         return s
     }
-
-    /// Whether applying this change to `setup` changes its instruction or tools (what `contextUpdate` carries).
-    func changesContext(of setup: Setup) -> Bool {
-        let next = applied(to: setup)
-        return next.systemInstruction != setup.systemInstruction || next.tools != setup.tools
-    }
-
-    /// Whether applying this change to `setup` changes its voice.
-    func changesVoice(of setup: Setup) -> Bool {
-        voice != nil && applied(to: setup).voiceName != setup.voiceName
-    }
 }
 
 /// `contextUpdate`: the system instruction and/or the tools of the session from now on (at least one of the

@@ -179,6 +179,40 @@ extension SessionMachineTests {
                        [.setupComplete(resumed: true), .contextChanged(change, via: .resume)])
     }
 
+    func testAContextUpdateDuringAPendingVoiceSwitchGoesOutNowAndTheSwitchCarriesBoth() {
+        contextMachine()
+        let (first, _) = goLive(on(.start))
+        handleUpdate(on: first)
+        on(.text("a long question"))
+        var kore = m.setup
+        kore.generationConfig = GenerationConfig(speechConfig: SpeechConfig(voiceName: "Kore"))
+        XCTAssertNil(opened(on(.reconfigure(kore, requireHandle: true))), "the voice waits for the turn to end")
+        let update = on(.changeContext(ContextChange(tools: [Self.files]), duringReply: true))
+        XCTAssertEqual(sent(update, on: first), [.contextUpdate(ContextUpdate(tools: [Self.files]))])
+        server(ServerContent(outputTranscription: Transcription(text: "An answer")), on: first)
+        server(ServerContent(turnComplete: true), on: first)
+        guard let second = opened(handleUpdate(on: first, "h2")) else { return XCTFail("no hand-over") }
+        let setup = setupSent(on(.opened(connection: second)))
+        XCTAssertEqual(setup?.voiceName, "Kore")
+        XCTAssertEqual(setup?.tools, [Self.files])
+        XCTAssertEqual(sent(server(ServerMessage(setupComplete: EmptyObject()), on: second)), [], "nothing to catch up")
+    }
+
+    func testAVoiceChosenWhileTheSetupIsInFlightIsNotLost() {
+        contextMachine(model: "gemini-2.5-flash-native-audio-preview-12-2025")
+        on(.start)
+        on(.opened(connection: 1))
+        handleUpdate(on: 1)
+        let change = ContextChange(voice: "Kore")
+        on(.changeContext(change, duringReply: false))
+        let live = server(ServerMessage(setupComplete: EmptyObject()), on: 1)
+        XCTAssertFalse(events(live).contains(.contextChanged(change, via: .newSession)), "this connection has the old voice")
+        guard let second = opened(live) else { return XCTFail("the connection with the old setup is replaced: \(live)") }
+        XCTAssertEqual(setupSent(on(.opened(connection: second)))?.voiceName, "Kore")
+        XCTAssertEqual(events(server(ServerMessage(setupComplete: EmptyObject()), on: second)),
+                       [.setupComplete(resumed: true), .contextChanged(change, via: .resume)])
+    }
+
     func testOnVertexAIContextUpdateIsNotSentWhileUnconfirmed() {
         m = SessionMachine(setup: Setup(model: "projects/p/locations/global/publishers/google/models/\(LiveModel.defaultID)"), policy: Self.policy)
         let (first, _) = goLive(on(.start))
