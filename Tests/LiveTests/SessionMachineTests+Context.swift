@@ -138,13 +138,17 @@ extension SessionMachineTests {
         handleUpdate(on: first)
         on(.text("still waiting"))
         on(.changeContext(pirate(), duringReply: true))
-        now += 20  // the hand-over's wait for the turn to end runs out before any answer
-        let handover = on(.timerFired)
+        // No answer: the watchdog nudges the turn on the old connection (12 s), then the hand-over's wait for
+        // the end of the turn runs out (20 s) and the change goes ahead.
+        let nudge = fireTimer()
+        XCTAssertEqual(sent(nudge, on: first), [.realtimeInput(.text("still waiting"))])
+        let handover = fireTimer()
+        XCTAssertEqual(now, 120)
         guard let second = opened(handover) else { return XCTFail("\(handover)") }
         on(.opened(connection: second))
         let live = server(ServerMessage(setupComplete: EmptyObject()), on: second)
         XCTAssertEqual(sent(live, on: second), [.realtimeInput(.text("still waiting"))], "3.1 takes typed text as realtime input")
-        XCTAssertTrue(events(live).contains(.turnResent(typed: true)))
+        XCTAssertTrue(events(live).contains(.turnResent(text: "still waiting")))
         XCTAssertTrue(events(live).contains(.contextChanged(pirate(), via: .resume)))
     }
 
