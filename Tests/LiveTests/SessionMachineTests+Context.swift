@@ -74,6 +74,18 @@ extension SessionMachineTests {
         XCTAssertEqual(m.setup.systemInstruction?.text, "Be brief.", "the conversation goes on as it was")
     }
 
+    func testAnInstructionOverTheModelsWindowIsRefusedBeforeSending() {
+        contextMachine(model: "gemini-3.1-flash-live-preview")  // 32,768 tokens
+        let (first, _) = goLive(on(.start))
+        let huge = ContextChange(instruction: String(repeating: "word ", count: 26_215))  // 131,075 bytes
+        let refused = on(.changeContext(huge, duringReply: false))
+        XCTAssertEqual(events(refused), [.contextRefused(huge, .instructionTooLarge(estimatedTokens: 32_769, limit: 32_768))])
+        XCTAssertEqual(sent(refused), [])
+        XCTAssertNil(opened(refused))
+        XCTAssertEqual(m.setup.systemInstruction?.text, "Be brief.")
+        XCTAssertEqual(m.connection.liveID, first, "the conversation goes on as it was")
+    }
+
     func testAChangeMadeAfterTheSetupWentOutIsCaughtUpBeforeAnythingElse() {
         contextMachine()
         on(.start)
