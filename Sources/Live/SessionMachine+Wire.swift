@@ -18,15 +18,16 @@ extension SessionMachine {
         }
     }
 
-    /// A connection went live: seed a fresh session, send again the oldest turn its predecessors left
-    /// unanswered, then what was held; the other unanswered turns follow one per answer, then the queued typed
-    /// turns (`sendNextQueued`).
+    /// A connection went live: seed a fresh session, bring its context up to date, send again the oldest turn
+    /// its predecessors left unanswered, then what was held; the other unanswered turns follow one per answer,
+    /// then the queued typed turns (`sendNextQueued`).
     mutating func goLive(_ id: Int, resumed: Bool) {
         guard case .waiting(let waiting) = wire else { return }
         wire = .live(.none)
         if !resumed, !log.isEmpty {
             write(.clientContent(ClientContent(turns: log.contents, turnComplete: false)), to: id)
         }
+        catchUpContext(on: id, resumed: resumed)
         let carry = if case .holding(_, true) = waiting.audio { true } else { false }
         let dropped = pending.filter { $0.resent || (carry && $0.text == nil) }
         if !dropped.isEmpty {
