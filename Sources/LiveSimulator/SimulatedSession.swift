@@ -283,7 +283,8 @@ struct SimulatedSession {
         config.transcribeOutput = setup.outputAudioTranscription != nil
         config.resumption = setup.sessionResumption != nil
         config.declaredTools = Set((setup.tools ?? []).flatMap { $0.functionDeclarations ?? [] }.map(\.name))
-        for name in config.declaredTools { config.behaviors[name] = config.model.behavior(of: name, in: setup) }
+        // Vertex AI takes no function behavior: every function runs synchronously there, whatever the model.
+        for name in config.declaredTools { config.behaviors[name] = backend == .vertex ? .blocking : config.model.behavior(of: name, in: setup) }
         config.silence = detection?.silenceDurationMs.map { .milliseconds(max(20, $0)) } ?? options.defaultSilenceDuration
         config.startSensitivityLow = detection?.startOfSpeechSensitivity == "START_SENSITIVITY_LOW"
         synth = VoiceSynth(voiceName: config.voice)

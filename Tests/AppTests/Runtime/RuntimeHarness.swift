@@ -34,8 +34,18 @@ final class RuntimeHarness: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
 
+    /// The transcript the conversation is saved to, when the harness was made with `transcripts: true`.
+    let transcriptPath: String?
+    private let logger: Logger
+
     /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop.
-    init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
+    /// - Parameters:
+    ///   - transcripts: save the conversation as the app does (to `transcriptPath`).
+    ///   - logger: where the runtime logs (nothing by default).
+    ///   - access: how the app reaches the simulator, resolved from the config (its endpoint the simulator's URL)
+    ///     on the harness's clock; by default the Gemini API with no credential.
+    init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160, transcripts: Bool = false,
+         logger: Logger? = nil, access: ((Config, TimeSource) async throws -> LiveAccess)? = nil,
          configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
@@ -50,15 +60,19 @@ final class RuntimeHarness: @unchecked Sendable {
         configure(&config)
         terminal = GridTerminal(rows: rows, columns: columns)
         var registry = ToolRegistry.builtIn(config.tools, time: clock.source)
-        let logger = Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = logger ?? Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.logger = logger
         let (mcp, _) = await MCPServers.start([], into: &registry, logger: logger)
         let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events,
                             time: clock.source)
+        let store = transcripts ? try TranscriptStore(directory: home + "/transcripts") : nil
+        transcriptPath = store?.path
         launch = Launch.assemble(
             config: config,
-            access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
+            access: try await access?(config, clock.source)
+                ?? LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
             audio: audio, tools: registry, mcp: mcp,
-            simulator: simulator, store: nil, terminal: terminal, screen: terminal.screen, problems: [], resume: nil,
+            simulator: simulator, store: store, terminal: terminal, screen: terminal.screen, problems: [], resume: nil,
             events: events, time: clock.source, logger: logger, transport: wire)
     }
 
@@ -67,8 +81,7 @@ final class RuntimeHarness: @unchecked Sendable {
     /// Runs the conversation loop on its own thread, as `InteractiveApp` runs it on the main thread.
     func start() {
         let loop = HandedOver(ConversationLoop(
-            launch: launch, events: events, paths: paths, time: clock.source, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }),
-            launchedAt: clock.now))
+            launch: launch, events: events, paths: paths, time: clock.source, logger: logger, launchedAt: clock.now))
         let state = HandedOver(launch.initialState(demo: false, noAudio: false, resume: nil))
         let finished = finished
         running = true
