@@ -49,8 +49,9 @@ if [[ ${1:-} == --version ]]; then echo "$version"; exit 0; fi
 # ---- what the build and packaging need -------------------------------------------------------------------
 scripts/install-deps.sh
 need=()
-# libcurl4-openssl-dev: linking Foundation statically needs libcurl.so (FoundationNetworking, which the MCP SDK brings).
-for p in dpkg-dev binutils libcurl4-openssl-dev; do
+# No libcurl4-openssl-dev: nothing parley links imports FoundationNetworking (MCP has its own stdio client), so the
+# static Foundation link does not ask for libcurl.so.
+for p in dpkg-dev binutils; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if (( ${#need[@]} )); then
@@ -91,6 +92,9 @@ got=$("$work/parley" --version)
 if readelf -d "$work/parley" | grep -qE 'NEEDED.*lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime)'; then
     die "the binary still loads part of the Swift runtime from the toolchain: $(readelf -d "$work/parley" | grep NEEDED)"
 fi
+if readelf -d "$work/parley" | grep -qE 'NEEDED.*libcurl'; then
+    die "the binary loads libcurl: a module imports FoundationNetworking again (find it: grep -r FoundationNetworking Sources .build-release/checkouts/*/Sources)"
+fi
 
 # ---- the files, laid out for a prefix (the tarball) --------------------------------------------------------
 tree=dist/parley-$version
@@ -115,8 +119,8 @@ dep5_text() { sed -e 's/[[:space:]]*$//' -e 's/^$/./' -e 's/^/ /'; }  # a licens
     echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
     echo "Upstream-Name: parley"
     echo "Comment: /usr/bin/parley is one binary with the Swift runtime, Foundation and the Swift packages below"
-    echo " linked in. The C libraries it loads (ncursesw, libpulse, webrtc-audio-processing, libcurl, the C and C++"
-    echo " runtimes) come from their own Debian packages."
+    echo " linked in. The C libraries it loads (ncursesw, libpulse, webrtc-audio-processing, the C and C++ runtimes)"
+    echo " come from their own Debian packages."
     echo
     echo "Files: *"
     echo "Copyright: the parley authors"

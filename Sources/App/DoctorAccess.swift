@@ -3,12 +3,15 @@ import GoogleAuth
 import Live
 
 /// `parley doctor`'s credential checks for Vertex AI and token commands: which source was found and where
-/// (never a value), the project and location, a token fetched from the token endpoint and when it expires.
-/// Returns the access and a credential for the network checks when it got that far.
+/// (never a value), the project and location, whether the token endpoint or metadata server answers, a token
+/// fetched from it and when it expires. Returns the access and a credential for the network checks when it got
+/// that far.
 enum DoctorAccess {
     static let area = "credentials"
 
-    static func run(_ config: Config, environment: [String: String]) async -> (checks: [DoctorCheck], access: LiveAccess?, credential: Credential?) {
+    static func run(
+        _ config: Config, environment: [String: String], timeout: Double = 5
+    ) async -> (checks: [DoctorCheck], access: LiveAccess?, credential: Credential?) {
         var checks: [DoctorCheck] = []
         let access: LiveAccess
         do {
@@ -27,6 +30,17 @@ enum DoctorAccess {
             checks.append(.ok(area, "backend", "the Gemini API"))
         }
         checks.append(.ok(area, "source", access.source))
+        if let adc = access.adcSource, let reached = await adc.reachability(timeout: timeout) {
+            let item: String
+            if case .metadataServer = adc { item = "metadata server" } else { item = "token endpoint" }
+            switch reached {
+            case .success(let what): checks.append(.ok(area, item, what))
+            case .failure(let f):
+                checks.append(.fail(area, item, f.message, fix: f.hint))
+                checks.append(.skip(area, "token", "not fetched: the \(item) does not answer"))
+                return (checks, access, nil)
+            }
+        }
         guard let authorizer = access.authorizer else { return (checks, access, access.credential) }
         do {
             try await authorizer.prepare()

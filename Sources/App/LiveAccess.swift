@@ -39,6 +39,9 @@ struct LiveAccess: Sendable {
     var source: String
     /// Where the project came from, on Vertex AI.
     var projectFrom: String?
+    /// The application default credentials found at launch (re-read before each connection that needs a token),
+    /// for `parley doctor`'s check of the server tokens come from.
+    var adcSource: ADCSource?
 
     /// Resolves the backend and the credential source; nothing is fetched yet.
     static func resolve(
@@ -72,6 +75,7 @@ struct LiveAccess: Sendable {
         }
         let authorizer: RenewingAuthorizer
         let source: String
+        var adcSource: ADCSource?
         if let command {
             authorizer = RenewingAuthorizer(.tokenCommand(command, bearer: true), time: time)
             source = "the token command ([auth] token_command)"
@@ -82,6 +86,7 @@ struct LiveAccess: Sendable {
             if project == nil, let p = await adc.project(for: found) { project = (p.project, p.from) }
             authorizer = RenewingAuthorizer(.applicationDefault(adc), time: time)
             source = found.description
+            adcSource = found
         }
         guard let (projectID, from) = project else {
             throw CredentialFailure(
@@ -91,7 +96,7 @@ struct LiveAccess: Sendable {
         let backend = LiveBackend.vertex(project: projectID, location: location)
         return LiveAccess(
             backend: backend, endpoint: Self.vertexEndpoint(config.endpoint) ?? backend.defaultEndpoint(for: .none), credential: .none,
-            authorizer: authorizer, source: source, projectFrom: from)
+            authorizer: authorizer, source: source, projectFrom: from, adcSource: adcSource)
     }
 
     /// Resolved, with a first token fetched so a broken setup fails before the conversation starts, saying why.

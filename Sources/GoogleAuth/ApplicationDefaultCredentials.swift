@@ -1,5 +1,6 @@
 import Foundation
 import Live
+import ParleyTime
 
 /// Where application default credentials come from, found in google-auth's order: `GOOGLE_APPLICATION_CREDENTIALS`,
 /// gcloud's ADC file, the GCE metadata server, then `gcloud auth print-access-token`.
@@ -38,6 +39,39 @@ public enum ADCSource: Sendable, CustomStringConvertible {
             return try await MetadataServer.token(host: host, timeout: timeout)
         case .gcloud(let path):
             return try await GcloudCLI.token(path, environment: environment, timeout: max(timeout, 20))
+        }
+    }
+}
+
+extension ADCSource {
+    /// Whether the server tokens come from answers (for `parley doctor`), without asking it for a token: the
+    /// token endpoint answers a GET at all (it refuses one, which is enough), the metadata server answers its
+    /// ping as one. Returns what answered and in how long, or why nothing did and what to do; nil for gcloud (a
+    /// command, not a server).
+    public func reachability(timeout: Double) async -> Result<String, CredentialFailure>? {
+        let start = TimeSource.monotonic.now()
+        func took() -> String { "\(Int(((TimeSource.monotonic.now() - start) * 1000).rounded())) ms" }
+        switch self {
+        case .file(let f, _):
+            do {
+                let r = try await HTTPFetch.request(.GET, url: f.tokenURI, timeout: timeout)
+                return .success("the token endpoint \(f.tokenURI) answers (HTTP \(r.status), \(took()))")
+            } catch {
+                return .failure(CredentialFailure(
+                    "the token endpoint \(f.tokenURI) (token_uri in \(f.path)) does not answer: \(error)",
+                    hint: "check the network path to it (proxy, firewall, VPN; `curl -sI \(f.tokenURI)`); a key file from Google names https://oauth2.googleapis.com/token"))
+            }
+        case .metadataServer(let host):
+            let r = try? await HTTPFetch.request(.GET, url: "http://\(host)/", headers: MetadataServer.flavor, timeout: timeout)
+            if let r, r.headers["metadata-flavor"] == "Google" {
+                return .success("the metadata server at \(host) answers (\(took()))")
+            }
+            let why = r.map { "it answered HTTP \($0.status) without Metadata-Flavor: Google" } ?? "no answer within \(Int(timeout)) s"
+            return .failure(CredentialFailure(
+                "the metadata server at \(host) does not answer as one: \(why)",
+                hint: "it answers only on Google Cloud (Compute Engine, GKE, Cloud Run); check GCE_METADATA_HOST, or elsewhere run `gcloud auth application-default login`"))
+        case .gcloud:
+            return nil
         }
     }
 }

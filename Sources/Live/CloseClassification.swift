@@ -90,6 +90,10 @@ public enum CloseTable {
                   message: "the connection reached its time limit", hint: reconnects),
         CloseRule(code: 1000, match: .any, kind: .transient, message: "the server ended the connection", hint: reconnects),
         CloseRule(code: 1001, match: .any, kind: .transient, message: "the server is going away", hint: reconnects),
+        // parley's own: no credential for the connection (LiveSession), the reason says which source failed.
+        CloseRule(code: 1006, match: .prefix(["no credential:"]), kind: .transient,
+                  message: "parley could not get a credential for the connection",
+                  hint: "parley tries again with the next connection (r: now); the reason says what failed and what to fix"),
         CloseRule(code: 1006, match: .any, kind: .transient,
                   message: "the network dropped or the server cannot be reached",
                   hint: "parley keeps retrying until the network is back, then resumes the conversation"),

@@ -267,7 +267,7 @@ public final class LiveSession: Sendable {
             } catch {
                 let failure = error as? CredentialFailure ?? CredentialFailure("\(error)", hint: "")
                 self?.logger.warning("no credential for the next connection: \(failure)")
-                self?.run(.closed(connection: id, .dropped("no credential: \(failure.message)")))
+                self?.run(.closed(connection: id, .dropped("no credential: \(failure)")))
             }
         }
     }

@@ -321,7 +321,8 @@ struct SimulatedSession {
     private mutating func declare(_ tools: [Tool]?, in setup: Setup) {
         config.declaredTools = Set((tools ?? []).flatMap { $0.functionDeclarations ?? [] }.map(\.name))
         config.behaviors = [:]
-        for name in config.declaredTools { config.behaviors[name] = config.model.behavior(of: name, in: setup) }
+        // Vertex AI takes no function behavior: every function runs synchronously there, whatever the model.
+        for name in config.declaredTools { config.behaviors[name] = backend == .vertex ? .blocking : config.model.behavior(of: name, in: setup) }
     }
 
     // MARK: - Context updates

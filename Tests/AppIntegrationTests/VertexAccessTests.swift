@@ -109,14 +109,53 @@ final class VertexAccessTests: XCTestCase {
         // parley doctor: the source and where, the project, the token's expiry; never a value.
         let found = await DoctorAccess.run(c, environment: env)
         let text = found.checks.map { "\($0.item): \($0.detail)" }.joined(separator: "\n")
-        XCTAssertEqual(found.checks.map(\.status), [.ok, .ok, .ok], text)
+        XCTAssertEqual(found.checks.map(\.status), [.ok, .ok, .ok, .ok], text)
         XCTAssertTrue(text.contains("project from-file (from \(file)), location us-central1"), text)
+        XCTAssertTrue(text.contains("token endpoint: the token endpoint \(google.tokenURI) answers (HTTP 404, "), text)
         XCTAssertTrue(text.contains("service account \(LoopbackGoogle.clientEmail) from \(file) (GOOGLE_APPLICATION_CREDENTIALS)"), text)
         XCTAssertTrue(text.contains("fetched (expires in 60 min)"), text)
         XCTAssertFalse(text.contains("ya29"), text)
         guard case .bearer(let token)? = found.credential else { return XCTFail("\(String(describing: found.credential))") }
         XCTAssertTrue(google.accepts(token.revealed))
         await google.stop()
+    }
+
+    /// parley doctor on a VM: the metadata server answers as one, then gives a token.
+    func testDoctorSaysTheMetadataServerAnswers() async throws {
+        let google = try LoopbackGoogle()
+        try await google.start()
+        var c = Config()
+        c.vertex.enabled = true
+        let found = await DoctorAccess.run(c, environment: isolated(["GCE_METADATA_HOST": google.metadataHost]))
+        let text = found.checks.map { "\($0.item): \($0.detail)" }.joined(separator: "\n")
+        XCTAssertEqual(found.checks.map(\.status), [.ok, .ok, .ok, .ok], text)
+        XCTAssertTrue(text.contains("project metadata-project (from the metadata server)"), text)
+        XCTAssertTrue(text.contains("metadata server: the metadata server at \(google.metadataHost) answers ("), text)
+        XCTAssertEqual(google.grants, ["metadata"])
+        for token in google.issued { XCTAssertFalse(text.contains(token), text) }
+        await google.stop()
+    }
+
+    /// The key file's token endpoint is down: its own line fails, naming the URL and the file, with what to
+    /// check; no token is asked for, and the Live endpoint is not tried with none.
+    func testDoctorSaysWhenTheTokenEndpointIsDown() async throws {
+        let google = try LoopbackGoogle()
+        try await google.start()
+        let file = dir + "/sa.json"
+        try google.serviceAccountJSON().write(toFile: file, atomically: true, encoding: .utf8)
+        await google.stop()  // the port the file names now refuses connections
+        var c = Config()
+        c.vertex.enabled = true
+        let found = await DoctorAccess.run(c, environment: isolated(["GOOGLE_APPLICATION_CREDENTIALS": file]), timeout: 2)
+        let text = found.checks.map { "\($0.item): \($0.detail) [\($0.fix ?? "")]" }.joined(separator: "\n")
+        XCTAssertEqual(found.checks.map(\.status), [.ok, .ok, .fail, .skip], text)
+        let line = try XCTUnwrap(found.checks.first { $0.item == "token endpoint" })
+        XCTAssertTrue(line.detail.hasPrefix("the token endpoint \(google.tokenURI) (token_uri in \(file)) does not answer: cannot connect to 127.0.0.1:\(google.port)"), line.detail)
+        XCTAssertTrue(line.fix?.contains("proxy, firewall") == true, text)
+        XCTAssertEqual(found.checks.last?.detail, "not fetched: the token endpoint does not answer")
+        XCTAssertNil(found.credential)
+        XCTAssertTrue(google.issued.isEmpty)
+        XCTAssertFalse(text.contains("BEGIN PRIVATE KEY") || text.contains("PRIVATE KEY-----"), text)
     }
 
     func testDoctorNamesAMalformedFileAndField() async throws {

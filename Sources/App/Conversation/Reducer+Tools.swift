@@ -6,7 +6,7 @@ extension Reducer {
         for c in calls {
             s.ui.toolLog.calls.append(ToolCallEntry(
                 id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running,
-                behavior: s.toolPolicy.model.asyncFunctions ? s.toolPolicy.behavior(of: c.name).rawValue : nil,
+                behavior: s.toolPolicy.asyncFunctions ? s.toolPolicy.behavior(of: c.name).rawValue : nil,
                 scheduling: s.toolPolicy.responseScheduling(of: c.name)?.rawValue))
             s.toolStarts[c.id] = now
         }

@@ -2,9 +2,13 @@ import Live
 
 /// How each function runs under the chosen model: BLOCKING or NON_BLOCKING (from the setup's declarations and
 /// the model's default), and for NON_BLOCKING calls when the result reaches the model (the tool's own choice,
-/// then `[tools.scheduling]`, then WHEN_IDLE so a result never cuts the model off unasked).
+/// then `[tools.scheduling]`, then WHEN_IDLE so a result never cuts the model off unasked). Vertex AI takes no
+/// function `behavior` and runs every function synchronously, whatever the model (PROTOCOL.md, "Vertex AI"):
+/// there every call is BLOCKING and no response carries a `scheduling`.
 struct ToolCallPolicy: Sendable, Equatable {
     var model: LiveModel
+    /// The backend the setup was made for, read from its model's form (Vertex AI's names a publisher).
+    var backend: LiveModel.Backend = .geminiAPI
     /// Function name → behaviour, as declared in the setup.
     var declared: [String: LiveModel.FunctionBehavior]
     /// Function name → scheduling (the tool's own, overridden by the config).
@@ -12,6 +16,7 @@ struct ToolCallPolicy: Sendable, Equatable {
 
     init(model: LiveModel, setup: Setup, registry: ToolRegistry, configured: [String: ToolScheduling]) {
         self.model = model
+        backend = Self.backend(of: setup)
         var declared: [String: LiveModel.FunctionBehavior] = [:]
         for d in (setup.tools ?? []).flatMap({ $0.functionDeclarations ?? [] }) {
             declared[d.name] = model.behavior(of: d.name, in: setup)
@@ -41,8 +46,17 @@ struct ToolCallPolicy: Sendable, Equatable {
         return o
     }
 
+    /// `projects/P/locations/L/publishers/google/models/M` (or, in express mode, `publishers/google/models/M`) is
+    /// Vertex AI's; `models/M` the Gemini API's.
+    static func backend(of setup: Setup) -> LiveModel.Backend {
+        setup.model.hasPrefix("projects/") || setup.model.hasPrefix("publishers/") ? .vertex : .geminiAPI
+    }
+
+    /// Whether calls may run NON_BLOCKING at all: the model runs functions asynchronously and the backend takes it.
+    var asyncFunctions: Bool { model.asyncFunctions && backend != .vertex }
+
     func behavior(of name: String) -> LiveModel.FunctionBehavior {
-        guard model.asyncFunctions else { return .blocking }
+        guard asyncFunctions else { return .blocking }
         return declared[name] ?? model.defaultFunctionBehavior ?? .blocking
     }
 

@@ -37,13 +37,23 @@ final class RuntimeHarness: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
 
+    /// The transcript the conversation is saved to, when the harness was made with `transcripts: true`.
+    let transcriptPath: String?
+    private let logger: Logger
+
     /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop. A test that runs the
     /// app twice (a conversation, then `--resume`) passes the simulator it is `sharing`, which outlives the harness (the
     /// handles live in it), its own `home` (the resume file), the transcript `store` and the `resume` plan.
-    /// `saveTranscript` keeps the conversation in `home` as the program does (and so lets it be recorded).
+    /// - Parameters:
+    ///   - transcripts: save the conversation as the app does (to `transcriptPath`), and so let it be recorded.
+    ///   - logger: where the runtime logs (nothing by default).
+    ///   - access: how the app reaches the simulator, resolved from the config (its endpoint the simulator's URL)
+    ///     on the harness's clock; by default the Gemini API with no credential.
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
          sharing existing: LiveSimulator? = nil, home: String? = nil, store: TranscriptStore? = nil,
-         resume: ResumePlan? = nil, saveTranscript: Bool = false, configure: (inout Config) -> Void = { _ in }) async throws {
+         resume: ResumePlan? = nil, transcripts: Bool = false,
+         logger: Logger? = nil, access: ((Config, TimeSource) async throws -> LiveAccess)? = nil,
+         configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
         mic = FakeAudioSource(time: clock.source)
@@ -63,15 +73,19 @@ final class RuntimeHarness: @unchecked Sendable {
         configure(&config)
         terminal = GridTerminal(rows: rows, columns: columns)
         var registry = ToolRegistry.builtIn(config.tools, time: clock.source)
-        let logger = Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = logger ?? Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.logger = logger
         let (mcp, _) = await MCPServers.start([], into: &registry, logger: logger)
         let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events,
                             time: clock.source)
+        let store = try store ?? (transcripts ? TranscriptStore(directory: self.home + "/data") : nil)
+        transcriptPath = store?.path
         launch = Launch.assemble(
             config: config,
-            access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
+            access: try await access?(config, clock.source)
+                ?? LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
             audio: audio, tools: registry, mcp: mcp,
-            simulator: existing == nil ? simulator : nil, store: try store ?? (saveTranscript ? TranscriptStore(directory: self.home + "/data") : nil), terminal: terminal, screen: terminal.screen,
+            simulator: existing == nil ? simulator : nil, store: store, terminal: terminal, screen: terminal.screen,
             problems: [], resume: resume,
             events: events, time: clock.source, logger: logger, transport: wire)
     }
@@ -81,8 +95,7 @@ final class RuntimeHarness: @unchecked Sendable {
     /// Runs the conversation loop on its own thread, as `InteractiveApp` runs it on the main thread.
     func start() {
         let loop = HandedOver(ConversationLoop(
-            launch: launch, events: events, paths: paths, time: clock.source, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }),
-            launchedAt: clock.now))
+            launch: launch, events: events, paths: paths, time: clock.source, logger: logger, launchedAt: clock.now))
         let state = HandedOver(launch.initialState(demo: false, noAudio: false, resume: resume))
         let finished = finished
         running = true
