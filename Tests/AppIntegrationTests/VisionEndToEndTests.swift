@@ -1,5 +1,5 @@
+import FFmpeg
 import Foundation
-import LiveSimulator
 import ParleyTesting
 import XCTest
 
