@@ -156,6 +156,17 @@ final class ReducerTests: XCTestCase {
         XCTAssertTrue(s.quitting)
     }
 
+    func testTheInterruptedReplyNoteLastsUntilTheTurnEnds() {
+        live()
+        on(.live(.outputTranscription("a long answer", finished: false)))
+        key(.ctrl("c"))
+        XCTAssertEqual(s.status, .replyInterrupted)
+        XCTAssertEqual(s.ui.status, "reply interrupted — Ctrl-C again to quit", "the status line shows the note's text")
+        on(.live(.turnComplete(reason: nil)))
+        XCTAssertNil(s.status)
+        XCTAssertNil(s.ui.status)
+    }
+
     func testSuspendingClosesTheMic() {
         live()
         key(space, at: 1)

@@ -7,6 +7,8 @@ import TUI
 /// `typedTurn`, the connection in `connection`; `ui` is what is drawn from them.
 struct AppState: Sendable {
     var ui = UIState()
+    /// The status line's note; `ui.status` is its text, kept by this property alone.
+    var status: StatusNote? { didSet { ui.status = status?.text } }
     var talk: TalkState
     var voice: String
     var demo: Bool

@@ -168,7 +168,7 @@ extension Reducer {
             if s.talk.reply == .responding {
                 s.talk.reply = .discarding
                 if let m = s.modelEntry { s.ui.transcript.update(m) { $0.interrupted = true } }
-                s.ui.status = "reply interrupted — Ctrl-C again to quit"
+                s.status = .replyInterrupted
                 return []
             }
             return quit(&s, now: now)
@@ -182,7 +182,7 @@ extension Reducer {
             return [.export]
         case .toggleThoughts:
             s.ui.transcript.setShowThoughts(!s.ui.transcript.showThoughts)
-            s.ui.status = s.ui.transcript.showThoughts ? "showing the model's thoughts" : "thoughts folded"
+            s.status = .thoughts(shown: s.ui.transcript.showThoughts)
             return []
         case .retryNow:
             return s.offline ? [.live(.retryNow)] : []

@@ -71,7 +71,7 @@ extension Reducer {
             fx += finishUserEntry(&s)
             fx += finishModelEntry(&s, interrupted: s.talk.reply == .discarding)
             s.talk.reply = .idle
-            if s.ui.status == "reply interrupted — Ctrl-C again to quit" { s.ui.status = nil }
+            if s.status == .replyInterrupted { s.status = nil }
         case .interrupted:
             fx += finishModelEntry(&s, interrupted: true)
             if s.talk.reply == .responding { s.talk.reply = .idle }

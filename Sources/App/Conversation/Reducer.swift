@@ -39,8 +39,8 @@ enum Reducer {
             s.ui.transcript.scroll = position
         case .exported(let result):
             switch result {
-            case .success(let path): s.ui.status = "exported to \(path)"
-            case .failure(let f): s.ui.status = f.message
+            case .success(let path): s.status = .exported(path: path)
+            case .failure(let f): s.status = .exportFailed(f.message)
             }
         case .suspending:
             // Nothing may keep listening while the process is stopped: the mic closes and its follow-up
@@ -97,12 +97,12 @@ enum Reducer {
             guard !s.talk.micIsOpen else { return [] }
             guard !s.offline else {
                 _ = s.talk.gesture.cancel()
-                s.ui.status = "offline: push-to-talk is paused until the connection is back (Tab types a queued message, r retries now)"
+                s.status = .offlinePushToTalk
                 return []
             }
             guard s.audioAvailable else {
                 _ = s.talk.gesture.cancel()
-                s.ui.status = "no audio: press Tab to type instead"
+                s.status = .noAudio
                 return []
             }
             guard !s.usage.overBudget else {

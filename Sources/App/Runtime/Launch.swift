@@ -137,7 +137,7 @@ struct Launch {
             }
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resume.age / 60)) min ago")
         }
-        state.ui.status = demo ? "DEMO: talking to the built-in simulator — no key, no network" : nil
+        state.status = demo ? .demo : nil
         Reducer.refreshHeader(&state, now: 0)
         Reducer.refreshUsage(&state)
         return state
