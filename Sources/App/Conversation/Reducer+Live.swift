@@ -7,10 +7,7 @@ extension Reducer {
         var fx: [Effect] = []
         switch e {
         case .connecting(let attempt, let resuming):
-            s.connected = false
-            s.reconnectAt = nil
-            s.ui.header.connection = attempt > 0 ? .offlineRetrying(inSeconds: nil)
-                : resuming || s.sessionStartedAt != nil ? .resuming(inSeconds: nil) : .connecting
+            s.link = .connecting(attempt: attempt, resuming: resuming || s.sessionStartedAt != nil)
         case .setupComplete(let resumed):
             fx += connected(&s, resumed: resumed, now: now)
         case .audio:
@@ -92,12 +89,9 @@ extension Reducer {
             fx += usage(&s, u, now: now)
         case .connectionClosed:
             // Open mic keeps streaming: the session holds the audio until the next connection is live.
-            s.connected = false
+            s.link = .closed
         case .reconnecting(let attempt, let delay, let after):
-            s.connected = false
-            s.offline = true
-            s.reconnectAt = now + delay
-            s.ui.header.connection = .offlineRetrying(inSeconds: max(0, Int(delay.rounded(.up))))
+            s.link = .retrying(at: now + delay)
             if attempt == 1, s.sessionStartedAt == nil {
                 fx += system(&s, "cannot reach the Live service (\(after.codeAndReason): \(after.message)) — retrying until it answers (r: now); typed messages wait in a queue", error: true)
             } else if attempt == 1 {
@@ -136,15 +130,12 @@ extension Reducer {
             fx += system(&s, "the connection is down: \(bytes / 32) ms of mic audio were not sent; the microphone is paused until it is back", error: true)
         case .failed(let reason):
             s.latency.forget()
-            s.connected = false
-            s.offline = false
-            s.reconnectAt = nil
-            s.ui.header.connection = .failed(reason: reason.codeAndReason)
+            s.link = .failed(reason: reason.codeAndReason)
             if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
             _ = s.talk.gesture.cancel()
             fx += system(&s, "disconnected: \(reason.codeAndReason): \(reason.message) — \(reason.hint)", error: true)
         case .closed:
-            s.connected = false
+            if case .failed = s.link {} else { s.link = .ended }
         }
         return fx
     }
@@ -153,11 +144,8 @@ extension Reducer {
     static func connected(_ s: inout AppState, resumed: Bool, now: Double) -> [Effect] {
         var fx: [Effect] = []
         let first = s.sessionStartedAt == nil
-        s.connected = true
-        s.offline = false
-        s.reconnectAt = nil
+        s.link = .live
         s.goAwayDeadline = nil
-        s.ui.header.connection = .live
         if first { s.sessionStartedAt = now }
         if !s.carryRecorded, s.usage.ledger.carried.turns > 0 {
             // The budget is per conversation: this part's transcript says what the earlier parts spent.

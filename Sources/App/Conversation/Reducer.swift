@@ -277,10 +277,7 @@ enum Reducer {
     static func refreshHeader(_ s: inout AppState, now: Double) {
         s.ui.header.sessionAge = s.sessionStartedAt.map { Int(now - $0) }
         s.ui.header.goAwaySeconds = s.goAwayDeadline.map { max(0, Int(($0 - now).rounded(.up))) }
-        if let at = s.reconnectAt, !s.connected {
-            let left = max(0, Int((at - now).rounded(.up)))
-            s.ui.header.connection = s.offline ? .offlineRetrying(inSeconds: left) : .resuming(inSeconds: left)
-        }
+        s.ui.header.connection = s.link.header(now: now)
         s.ui.meters.micMuted = s.talk.isMuted
         s.ui.meters.talking = s.talk.mode == .ptt && s.talk.micIsOpen
         s.ui.meters.echoProtection = s.talk.mode == .open ? s.echoProtection : nil
