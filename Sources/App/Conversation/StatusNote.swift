@@ -19,6 +19,9 @@ enum StatusNote: Sendable, Equatable {
     case nothingToShare
     case sourceUnavailable(String)
     case sharing(source: String, on: Bool)
+    /// Where the search is (`SearchState.status`: which match of how many, or none).
+    case search(String)
+    case noSearchYet
 
     var text: String {
         switch self {
@@ -41,6 +44,8 @@ enum StatusNote: Sendable, Equatable {
         case .sourceUnavailable(let source): "\(source) is not available here (see above)"
         case .sharing(let source, true): "\(source) on: frames go out while you talk"
         case .sharing(let source, false): "\(source) off — nothing is captured"
+        case .search(let text): text
+        case .noSearchYet: "no search yet: / searches the transcript"
         }
     }
 
