@@ -67,16 +67,14 @@ extension Reducer {
             }
             fx += finishUserEntry(&s)
             fx += finishModelEntry(&s, interrupted: s.talk.reply == .discarding)
-            s.talk.reply = .idle
+            s.talk.replyEnded()
             if s.status == .replyInterrupted { s.status = nil }
         case .interrupted:
             fx += finishModelEntry(&s, interrupted: true)
-            if s.talk.reply == .responding { s.talk.reply = .idle }
+            s.talk.replyInterrupted()
         case .toolCall(let calls):
             // A NON_BLOCKING call lets the model talk on; only a blocking one holds the turn open.
-            if s.talk.reply == .idle, calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) {
-                s.talk.reply = .responding
-            }
+            if calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) { s.talk.replyStarted() }
             fx += toolCalls(&s, calls, now: now)
         case .toolCallCancellation(let ids):
             fx += cancelToolCalls(&s, ids, now: now)
@@ -132,7 +130,7 @@ extension Reducer {
             s.latency.forget()
             s.link = .failed(reason: reason.codeAndReason)
             if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
-            _ = s.talk.gesture.cancel()
+            s.talk.cancelGesture()
             fx += system(&s, "disconnected: \(reason.codeAndReason): \(reason.message) — \(reason.hint)", error: true)
         case .closed:
             if case .failed = s.link {} else { s.link = .ended }
@@ -167,9 +165,7 @@ extension Reducer {
                 : "reconnected — new session, seeded with the transcript so far")
             fx.append(.record(.reconnect(resumed: resumed)))
         }
-        if let mode = s.talk.pendingMode {
-            s.talk.pendingMode = nil
-            s.talk.mode = mode
+        if let mode = s.talk.applyPendingMode() {
             s.ui.header.pushToTalk = AppState.pttDisplay(mode: mode, kitty: s.talk.gesture.mode == .kitty)
             fx += system(&s, mode == .open ? "open mic: just talk; Space mutes" : "push-to-talk: hold or tap Space to talk")
         }

@@ -35,7 +35,7 @@ extension Reducer {
         var fx: [Effect] = []
         // What was said so far still goes out: closing the gate delivers the chunk in flight.
         if s.talk.micIsOpen { fx += s.talk.closeMic(now: now, muted: s.talk.mode == .open) }
-        _ = s.talk.gesture.cancel()
+        s.talk.cancelGesture()
         fx += system(&s, "budget reached (\(s.usage.budgetLine ?? "")): the mic and typed messages wait until you say to go on", error: true)
         askBudget(&s)
         return fx
@@ -62,7 +62,7 @@ extension Reducer {
             if s.talk.mode == .open, s.talk.isMuted {
                 // The budget muted it: the pending end of the audio stream goes out first.
                 fx += s.talk.settleClosing()
-                s.talk.mic = .closed
+                s.talk.unmute()
             }
             fx += openMicIfWanted(&s)
         } else {

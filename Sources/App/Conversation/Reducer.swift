@@ -13,7 +13,7 @@ enum Reducer {
         case .live(let e): fx = handleLive(&s, e, now: now)
         case .tick:
             fx = s.talk.tick(now: now)
-            if let a = s.talk.gesture.tick(now: now) { fx += talk(&s, a, now: now) }
+            if let a = s.talk.gestureTick(now: now) { fx += talk(&s, a, now: now) }
         case .micClosed(let id):
             fx = s.talk.micClosed(id: id)
         case .replyAudioStarted(let t):
@@ -47,7 +47,7 @@ enum Reducer {
             // goes out now.
             if s.talk.micIsOpen { fx = s.talk.closeMic(now: now, muted: s.talk.mode == .open) }
             fx += s.talk.settleClosing()
-            _ = s.talk.gesture.cancel()
+            s.talk.cancelGesture()
             fx.append(.suspend)
         case .quitRequested:
             fx = quit(&s, now: now)
@@ -96,17 +96,17 @@ enum Reducer {
         case .startTalking:
             guard !s.talk.micIsOpen else { return [] }
             guard !s.offline else {
-                _ = s.talk.gesture.cancel()
+                s.talk.cancelGesture()
                 s.status = .offlinePushToTalk
                 return []
             }
             guard s.audioAvailable else {
-                _ = s.talk.gesture.cancel()
+                s.talk.cancelGesture()
                 s.status = .noAudio
                 return []
             }
             guard !s.usage.overBudget else {
-                _ = s.talk.gesture.cancel()
+                s.talk.cancelGesture()
                 askBudget(&s)
                 return []
             }
@@ -140,7 +140,7 @@ enum Reducer {
         let overReply = s.talk.reply != .idle
         var fx = finishModelEntry(&s, interrupted: overReply)
         fx += finishUserEntry(&s)
-        if overReply { s.talk.reply = .discarding }
+        if overReply { s.talk.cutReply() }
         s.ui.transcript.append(.user, trimmed)
         (s.typedBefore, s.unansweredBefore) = (s.typedTurn, s.unanswered)
         s.typedTurn = TypedTurn(text: trimmed, afterReply: overReply)
@@ -185,7 +185,7 @@ enum Reducer {
         s.unanswered = nil
         timeUserTurnIfOpenMic(&s)
         if !text.isEmpty { s.latency.transcript(at: now) }
-        if s.talk.reply == .idle { s.talk.reply = .responding }
+        s.talk.replyStarted()
         s.thoughtEntry = nil
         s.modelWords.append(text)
         let clean = s.modelWords.text
