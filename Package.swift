@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "ParleyTime"),
         // Clean-signal process spawning, shared by the tools that run commands and the test harness.
         .target(name: "ParleySpawn"),
+        // ffmpeg run to completion (images, clips, test pictures), spawned through ParleySpawn.
+        .target(name: "FFmpeg", dependencies: ["ParleySpawn"]),
 
         // The Gemini Live protocol: messages, transport, session. No audio, no terminal.
         .target(
@@ -72,7 +74,7 @@ let package = Package(
         .target(
             name: "LiveSimulator",
             dependencies: [
-                "Live", "ParleyTime",
+                "Live", "ParleyTime", "FFmpeg",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -88,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn",
+                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn", "FFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -140,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveSimulatorIntegrationTests",
-            dependencies: ["LiveSimulator", "Live", "LiveTesting", .product(name: "WSClient", package: "swift-websocket")]
+            dependencies: ["LiveSimulator", "Live", "LiveTesting", "FFmpeg", .product(name: "WSClient", package: "swift-websocket")]
         ),
         .testTarget(
             name: "GoogleAuthIntegrationTests",
@@ -148,7 +150,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
-        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

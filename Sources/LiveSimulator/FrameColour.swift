@@ -1,3 +1,4 @@
+import FFmpeg
 import Foundation
 
 /// The average colour of an image and the plain name for it: what the simulator can honestly say about a

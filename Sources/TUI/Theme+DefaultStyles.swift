@@ -1,5 +1,6 @@
 extension Theme {
-    /// The styles of `themes/default.toml`, as code so start-up needs no TOML parsing (a test checks they match).
+    /// The default theme, the one definition of it: code, so start-up needs no TOML parsing;
+    /// `themes/default.toml` is made from it (`defaultFileText`, and a test checks the file).
     static let defaultStyles: [Role: CellStyle] = [
         .normal: CellStyle(),
         .userText: CellStyle(fg: .index(117)),

@@ -71,7 +71,7 @@ public struct ThemeLoader: Sendable {
             return .failure(.unreadable(file: path))
         }
         // The shipped default needs no parsing (TOML parsing is the slowest part of start-up).
-        if text == Theme.defaultTOML + "\n" || text == Theme.defaultTOML { return .success(.default) }
+        if text == Theme.defaultFileText || text + "\n" == Theme.defaultFileText { return .success(.default) }
         return ThemeParser.parse(text: text, file: path)
     }
 }

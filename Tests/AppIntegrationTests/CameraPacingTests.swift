@@ -1,8 +1,8 @@
+import FFmpeg
 import Foundation
-import Synchronization
 import Live
-import LiveSimulator
 import ParleyTesting
+import Synchronization
 import XCTest
 
 @testable import App

@@ -1,5 +1,5 @@
+import FFmpeg
 import Foundation
-import LiveSimulator
 import ParleyTesting
 import XCTest
 
@@ -84,17 +84,14 @@ final class VisionEndToEndTests: XCTestCase {
         let tmux = try Tmux(width: 130, height: 36, env: e)
         defer { tmux.close() }
         try tmux.type("\(quoted(Binaries.parley)) --demo --camera test --mic parley_mic.monitor --speaker parley_null; echo EXITED:$?", enter: true)
+        // That silence sends nothing, and that nothing follows once the user stops, is timing: CameraPacingTests
+        // proves both on a clock it moves by hand. Here, the wiring: the talk key starts and stops the frames.
         try tmux.wait(for: "test source · 0 frames · waits for you to talk")
-        Thread.sleep(forTimeInterval: 1.5)  // time is what is tested: 1.5 s of silence sends nothing
-        XCTAssertTrue(try tmux.screen().contains("test source · 0 frames · waits for you to talk"), "silent: nothing sent")
         try tmux.type(" ")  // tmux has no kitty protocol: a tap starts talking…
         let talking = try tmux.wait(for: "frames while talking") { Self.framesSent($0) ?? 0 >= 2 }
         XCTAssertFalse(talking.contains("waits for you to talk"), talking)
         try tmux.type(" ")  // …and a tap stops it
-        let stopped = try tmux.wait(for: "waits for you to talk")
-        let count = Self.framesSent(stopped) ?? -1
-        Thread.sleep(forTimeInterval: 2)  // time is what is tested: two 1 fps periods after the user stopped
-        XCTAssertEqual(Self.framesSent(try tmux.screen()), count, "no frames once the user stopped talking")
+        try tmux.wait(for: "waits for you to talk")
         try tmux.keys("q")
         try tmux.wait(for: "EXITED:0")
     }

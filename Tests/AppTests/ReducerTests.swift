@@ -156,6 +156,17 @@ final class ReducerTests: XCTestCase {
         XCTAssertTrue(s.quitting)
     }
 
+    func testTheInterruptedReplyNoteLastsUntilTheTurnEnds() {
+        live()
+        on(.live(.outputTranscription("a long answer", finished: false)))
+        key(.ctrl("c"))
+        XCTAssertEqual(s.status, .replyInterrupted)
+        XCTAssertEqual(s.ui.status, "reply interrupted — Ctrl-C again to quit", "the status line shows the note's text")
+        on(.live(.turnComplete(reason: nil)))
+        XCTAssertNil(s.status)
+        XCTAssertNil(s.ui.status)
+    }
+
     func testSuspendingClosesTheMic() {
         live()
         key(space, at: 1)
@@ -251,6 +262,24 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.header.connection, .live)
         XCTAssertTrue(lines.last?.1.contains("reconnected — conversation resumed") == true)
         XCTAssertTrue(fx.contains(.record(.reconnect(resumed: true))))
+    }
+
+    func testARetryingAttemptIsOfflineAsTheHeaderSays() {
+        live()
+        on(.live(.connectionClosed(.dropped())), at: 10)
+        XCTAssertFalse(s.connected)
+        on(.live(.reconnecting(attempt: 1, delay: 2, after: .dropped())), at: 10)
+        on(.tick, at: 11.2)
+        XCTAssertEqual(s.ui.header.connection, .offlineRetrying(inSeconds: 1), "the countdown is computed from the link each pass")
+        on(.live(.connecting(attempt: 1, resuming: true)), at: 12)
+        XCTAssertEqual(s.ui.header.connection, .offlineRetrying(inSeconds: nil))
+        XCTAssertTrue(s.offline, "an attempt after a failed one is offline, as the header shows")
+        XCTAssertEqual(key(.char("r"), at: 12.5), [.live(.retryNow)])
+        on(.live(.setupComplete(resumed: true)), at: 13)
+        XCTAssertFalse(s.offline)
+        on(.live(.closed), at: 14)
+        XCTAssertFalse(s.connected)
+        XCTAssertEqual(s.ui.header.connection, .offline, "closed for good")
     }
 
     func testFatalCloseShowsReasonAndCodeAndStopsTheMic() {

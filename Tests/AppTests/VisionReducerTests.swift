@@ -36,12 +36,14 @@ final class VisionReducerTests: XCTestCase {
         XCTAssertFalse(fx.contains(.live(.sendText("@shots/red.png what colour is this?"))), "nothing goes out before the image is loaded")
         XCTAssertEqual(visionCommands(on(.vision(.loaded([image()], question: "what colour is this?")))),
                        [.send([image()], question: "what colour is this?")])
+        XCTAssertEqual(s.status?.isSendingImages, true)
         let thumb = Thumbnail(width: 1, height: 1, rgb: [255, 0, 0], caption: "red.png 64×48")
         let sent = on(.vision(.sent([image()], thumbnail: thumb, question: "what colour is this?", failure: nil)))
         XCTAssertEqual(Array(lines.suffix(2)), ["[image] red.png (170 B, 64×48, 4 B JPEG sent)", "what colour is this?"])
         XCTAssertTrue(sent.contains(.live(.sendText("what colour is this?"))))
         XCTAssertTrue(sent.contains(.record(.line(speaker: "user", text: "[image] red.png (170 B, 64×48, 4 B JPEG sent)", interrupted: false))))
         XCTAssertEqual(s.ui.thumbnail, thumb)
+        XCTAssertNil(s.status, "the sending note goes once the images went out")
     }
 
     func testAFailedAttachmentIsOneErrorLineAndNothingIsSent() {

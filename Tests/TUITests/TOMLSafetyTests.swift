@@ -46,6 +46,6 @@ final class TOMLSafetyTests: XCTestCase {
             k = { a = [1, {b = 2}] }
             """
         XCTAssertNil(TOMLSafety.problem(in: text))
-        XCTAssertNil(TOMLSafety.problem(in: Theme.defaultTOML))
+        XCTAssertNil(TOMLSafety.problem(in: Theme.defaultFileText))
     }
 }

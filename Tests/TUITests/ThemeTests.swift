@@ -20,7 +20,7 @@ final class ThemeTests: XCTestCase {
 
     func testBuiltInDefaultMatchesTheFile() throws {
         let file = try String(contentsOfFile: Self.themesDir + "/default.toml", encoding: .utf8)
-        XCTAssertEqual(Theme.defaultTOML + "\n", file)
+        XCTAssertEqual(Theme.defaultFileText, file)
         XCTAssertEqual(try ThemeParser.parse(text: file, file: "default.toml", base: nil).get(), Theme.default, "code and file agree")
         XCTAssertEqual(Theme.default.style(.userText), CellStyle(fg: .index(117)))
         XCTAssertEqual(Theme.default.style(.meterClip), CellStyle(fg: .index(231), bg: .index(160), attributes: .bold))

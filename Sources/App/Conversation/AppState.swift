@@ -7,6 +7,8 @@ import TUI
 /// `typedTurn`, the connection in `connection`; `ui` is what is drawn from them.
 struct AppState: Sendable {
     var ui = UIState()
+    /// The status line's note; `ui.status` is its text, kept by this property alone.
+    var status: StatusNote? { didSet { ui.status = status?.text } }
     var talk: TalkState
     var voice: String
     var demo: Bool
@@ -14,9 +16,11 @@ struct AppState: Sendable {
     var audioAvailable: Bool
     /// Which protection keeps the model from hearing itself in open mic (from the audio side at launch).
     var echoProtection: String?
-    var connected = false
+    /// The connection as the session reported it last; the header's connection is computed from it.
+    var link = LinkState.connecting(attempt: 0, resuming: false)
+    var connected: Bool { link.isLive }
     /// The connection is lost and being retried (typed turns queue, the mic pauses).
-    var offline = false
+    var offline: Bool { link.isOffline }
     var typedTurn: TypedTurn?
     /// The last user turn (typed, or spoken once transcribed) until a reply to it starts. The session sends an
     /// unanswered turn again on a new connection (`turnResent`) and the service transcribes it a second time;
@@ -43,7 +47,6 @@ struct AppState: Sendable {
     var lastHeardAt: Double?
     var sessionStartedAt: Double?
     var goAwayDeadline: Double?
-    var reconnectAt: Double?
     /// Tokens and money per turn, the context, the budget (`UsageState` owns them all).
     var usage: UsageState
     /// The budget question is the popup on screen (not a tool's).
@@ -93,7 +96,7 @@ struct AppState: Sendable {
         var d: [Double] = []
         if let t = talk.deadline { d.append(t) }
         // Countdowns and the session age tick once a second.
-        if goAwayDeadline != nil || reconnectAt != nil || sessionStartedAt != nil { d.append(now.rounded(.down) + 1) }
+        if goAwayDeadline != nil || link.retryAt != nil || sessionStartedAt != nil { d.append(now.rounded(.down) + 1) }
         return d.min()
     }
 }

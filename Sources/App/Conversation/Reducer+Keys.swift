@@ -5,7 +5,7 @@ extension Reducer {
     static func handleInput(_ s: inout AppState, _ input: InputEvent, now: Double) -> [Effect] {
         switch input {
         case .kittyFlags:
-            s.talk.gesture.mode = .kitty
+            s.talk.useKeyReleases()
             s.ui.header.pushToTalk = AppState.pttDisplay(mode: s.talk.mode, kitty: true)
             return []
         case .deviceAttributes, .focus:
@@ -133,15 +133,15 @@ extension Reducer {
         case .voiceMenu:
             var fx: [Effect] = []
             if s.talk.mode == .ptt, s.talk.micIsOpen { fx += stopMic(&s, now: now) }
-            _ = s.talk.gesture.cancel()
+            s.talk.cancelGesture()
             s.ui.overlay = .voiceMenu(VoiceMenu(voices: Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }, current: s.voice))
             return fx
         case .toggleMicMode:
             let next: Config.Mode = s.talk.mode == .ptt ? .open : .ptt
             var fx: [Effect] = []
             if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
-            _ = s.talk.gesture.cancel()
-            s.talk.pendingMode = next
+            s.talk.cancelGesture()
+            s.talk.requestMode(next)
             fx += system(&s, next == .open
                 ? "switching to open mic: the server will detect speech (m to switch back)…"
                 : "switching to push-to-talk: hold or tap Space to talk…")
@@ -167,10 +167,9 @@ extension Reducer {
         case .quit:
             return quit(&s, now: now)
         case .interruptOrQuit:
-            if s.talk.reply == .responding {
-                s.talk.reply = .discarding
+            if s.talk.cutReply() {
                 if let m = s.modelEntry { s.ui.transcript.update(m) { $0.interrupted = true } }
-                s.ui.status = "reply interrupted — Ctrl-C again to quit"
+                s.status = .replyInterrupted
                 return []
             }
             return quit(&s, now: now)
@@ -184,7 +183,7 @@ extension Reducer {
             return [.export]
         case .toggleThoughts:
             s.ui.transcript.setShowThoughts(!s.ui.transcript.showThoughts)
-            s.ui.status = s.ui.transcript.showThoughts ? "showing the model's thoughts" : "thoughts folded"
+            s.status = .thoughts(shown: s.ui.transcript.showThoughts)
             return []
         case .retryNow:
             return s.offline ? [.live(.retryNow)] : []
@@ -209,12 +208,12 @@ extension Reducer {
                 return []
             }
             if s.talk.isMuted {
-                s.talk.mic = .closed
+                s.talk.unmute()
                 return openMicIfWanted(&s)
             }
             return s.talk.closeMic(now: now, muted: true)
         }
-        guard let action = s.talk.gesture.handle(k, now: now) else { return [] }
+        guard let action = s.talk.gestureKey(k, now: now) else { return [] }
         return talk(&s, action, now: now)
     }
 }

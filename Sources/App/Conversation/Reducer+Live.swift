@@ -7,10 +7,7 @@ extension Reducer {
         var fx: [Effect] = []
         switch e {
         case .connecting(let attempt, let resuming):
-            s.connected = false
-            s.reconnectAt = nil
-            s.ui.header.connection = attempt > 0 ? .offlineRetrying(inSeconds: nil)
-                : resuming || s.sessionStartedAt != nil ? .resuming(inSeconds: nil) : .connecting
+            s.link = .connecting(attempt: attempt, resuming: resuming || s.sessionStartedAt != nil)
         case .setupComplete(let resumed):
             fx += connected(&s, resumed: resumed, now: now)
         case .audio:
@@ -70,16 +67,14 @@ extension Reducer {
             }
             fx += finishUserEntry(&s)
             fx += finishModelEntry(&s, interrupted: s.talk.reply == .discarding)
-            s.talk.reply = .idle
-            if s.ui.status == "reply interrupted — Ctrl-C again to quit" { s.ui.status = nil }
+            s.talk.replyEnded()
+            if s.status == .replyInterrupted { s.status = nil }
         case .interrupted:
             fx += finishModelEntry(&s, interrupted: true)
-            if s.talk.reply == .responding { s.talk.reply = .idle }
+            s.talk.replyInterrupted()
         case .toolCall(let calls):
             // A NON_BLOCKING call lets the model talk on; only a blocking one holds the turn open.
-            if s.talk.reply == .idle, calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) {
-                s.talk.reply = .responding
-            }
+            if calls.contains(where: { s.toolPolicy.behavior(of: $0.name) == .blocking }) { s.talk.replyStarted() }
             fx += toolCalls(&s, calls, now: now)
         case .toolCallCancellation(let ids):
             fx += cancelToolCalls(&s, ids, now: now)
@@ -92,12 +87,9 @@ extension Reducer {
             fx += usage(&s, u, now: now)
         case .connectionClosed:
             // Open mic keeps streaming: the session holds the audio until the next connection is live.
-            s.connected = false
+            s.link = .closed
         case .reconnecting(let attempt, let delay, let after):
-            s.connected = false
-            s.offline = true
-            s.reconnectAt = now + delay
-            s.ui.header.connection = .offlineRetrying(inSeconds: max(0, Int(delay.rounded(.up))))
+            s.link = .retrying(at: now + delay)
             if attempt == 1, s.sessionStartedAt == nil {
                 fx += system(&s, "cannot reach the Live service (\(after.codeAndReason): \(after.message)) — retrying until it answers (r: now); typed messages wait in a queue", error: true)
             } else if attempt == 1 {
@@ -140,15 +132,12 @@ extension Reducer {
             fx += system(&s, "the context was not changed (\(change.summary)): \(refusal)", error: refusal != .unchanged)
         case .failed(let reason):
             s.latency.forget()
-            s.connected = false
-            s.offline = false
-            s.reconnectAt = nil
-            s.ui.header.connection = .failed(reason: reason.codeAndReason)
+            s.link = .failed(reason: reason.codeAndReason)
             if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
-            _ = s.talk.gesture.cancel()
+            s.talk.cancelGesture()
             fx += system(&s, "disconnected: \(reason.codeAndReason): \(reason.message) — \(reason.hint)", error: true)
         case .closed:
-            s.connected = false
+            if case .failed = s.link {} else { s.link = .ended }
         }
         return fx
     }
@@ -178,11 +167,8 @@ extension Reducer {
     static func connected(_ s: inout AppState, resumed: Bool, now: Double) -> [Effect] {
         var fx: [Effect] = []
         let first = s.sessionStartedAt == nil
-        s.connected = true
-        s.offline = false
-        s.reconnectAt = nil
+        s.link = .live
         s.goAwayDeadline = nil
-        s.ui.header.connection = .live
         if first { s.sessionStartedAt = now }
         if !s.carryRecorded, s.usage.ledger.carried.turns > 0 {
             // The budget is per conversation: this part's transcript says what the earlier parts spent.
@@ -204,9 +190,7 @@ extension Reducer {
                 : "reconnected — new session, seeded with the transcript so far")
             fx.append(.record(.reconnect(resumed: resumed)))
         }
-        if let mode = s.talk.pendingMode {
-            s.talk.pendingMode = nil
-            s.talk.mode = mode
+        if let mode = s.talk.applyPendingMode() {
             s.ui.header.pushToTalk = AppState.pttDisplay(mode: mode, kitty: s.talk.gesture.mode == .kitty)
             fx += system(&s, mode == .open ? "open mic: just talk; Space mutes" : "push-to-talk: hold or tap Space to talk")
         }

@@ -27,7 +27,7 @@ extension Reducer {
             }
             search.find(editor.text, in: s.ui.transcript)
             s.ui.search = search
-            s.ui.status = search.status
+            s.status = search.status.map(StatusNote.search)
             return search.currentEntry.map { [.scroll(.entry($0))] } ?? []
         }
     }
@@ -38,16 +38,16 @@ extension Reducer {
             // A new query line; the last query is one Up away.
             let last = s.ui.search?.query
             s.ui.search = SearchState(editor: LineEditor(history: last.map { [$0] } ?? []))
-            s.ui.status = nil
+            s.status = nil
             return []
         case .searchOlder, .searchNewer:
             guard var search = s.ui.search, !search.query.isEmpty else {
-                s.ui.status = "no search yet: / searches the transcript"
+                s.status = .noSearchYet
                 return []
             }
             search.step(command == .searchOlder ? -1 : 1, in: s.ui.transcript)
             s.ui.search = search
-            s.ui.status = search.status
+            s.status = search.status.map(StatusNote.search)
             return search.currentEntry.map { [.scroll(.entry($0))] } ?? []
         default:
             return []
@@ -56,7 +56,7 @@ extension Reducer {
 
     static func leaveSearch(_ s: inout AppState) -> [Effect] {
         s.ui.search = nil
-        s.ui.status = nil
+        s.status = nil
         return []
     }
 }

@@ -35,7 +35,7 @@ extension Reducer {
         var fx: [Effect] = []
         // What was said so far still goes out: closing the gate delivers the chunk in flight.
         if s.talk.micIsOpen { fx += s.talk.closeMic(now: now, muted: s.talk.mode == .open) }
-        _ = s.talk.gesture.cancel()
+        s.talk.cancelGesture()
         fx += system(&s, "budget reached (\(s.usage.budgetLine ?? "")): the mic and typed messages wait until you say to go on", error: true)
         askBudget(&s)
         return fx
@@ -43,7 +43,7 @@ extension Reducer {
 
     /// Shows the one-key question, unless a tool's question is on screen (then the status line says how to ask).
     static func askBudget(_ s: inout AppState) {
-        s.ui.status = "budget reached — press Space or Enter to decide whether to go on"
+        s.status = .budgetReachedAsk
         if case .confirm? = s.ui.overlay, !s.budgetAsking { return }
         let step = Cost.dollars(s.usage.budget?.limit ?? 0)
         s.budgetAsking = true
@@ -57,16 +57,16 @@ extension Reducer {
         var fx: [Effect] = []
         if yes {
             s.usage.extendBudget()
-            s.ui.status = nil
+            s.status = nil
             fx += system(&s, "going on: the next stop is at \(Cost.dollars(s.usage.budget?.allowance ?? 0))")
             if s.talk.mode == .open, s.talk.isMuted {
                 // The budget muted it: the pending end of the audio stream goes out first.
                 fx += s.talk.settleClosing()
-                s.talk.mic = .closed
+                s.talk.unmute()
             }
             fx += openMicIfWanted(&s)
         } else {
-            s.ui.status = "budget reached: the mic and typed messages wait (Space or Enter asks again)"
+            s.status = .budgetReachedWaiting
         }
         refreshUsage(&s)
         showNextConfirmation(&s)

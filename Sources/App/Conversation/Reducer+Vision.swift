@@ -9,16 +9,16 @@ extension Reducer {
         case .loaded(let images, let question?):
             s.vision.loading = false
             guard !images.isEmpty else { return sendText(&s, question, now: now) }
-            s.ui.status = "sending \(names(images))…"
+            s.status = .sendingImages(names: names(images))
             return [.vision(.send(images, question: question))]
         case .loaded(let images, nil):
             s.vision.loading = false
             s.vision.pending += images
-            s.ui.status = "\(names(s.vision.pending)) attached: it goes with your next turn (type, or talk)"
+            s.status = .imagesAttached(names: names(s.vision.pending))
             return []
         case .failed(let message):
             s.vision.loading = false
-            s.ui.status = nil
+            s.status = nil
             return system(&s, message, error: true)
         case .sent(let images, let thumbnail, let question, let failure):
             var fx: [Effect] = []
@@ -28,7 +28,7 @@ extension Reducer {
                 fx.append(.record(.line(speaker: "user", text: line, interrupted: false)))
             }
             if let thumbnail { s.ui.thumbnail = thumbnail }
-            if s.ui.status?.hasPrefix("sending ") == true { s.ui.status = nil }
+            if s.status?.isSendingImages == true { s.status = nil }
             if let failure {
                 fx += system(&s, question.map { _ in failure + " — the question was not sent either" } ?? failure, error: true)
                 return fx
@@ -65,17 +65,17 @@ extension Reducer {
         guard mentions || (!s.vision.pending.isEmpty && !trimmed.isEmpty) else { return nil }
         if s.offline {
             s.ui.input = LineEditor(text: trimmed, history: s.ui.input?.history ?? [])
-            s.ui.status = "offline: images do not wait in the queue — send it again when the connection is back"
+            s.status = .imagesNotQueuedOffline
             return []
         }
         if mentions {
             s.vision.loading = true
-            s.ui.status = "attaching…"
+            s.status = .attaching(file: nil)
             return [.vision(.load(.typed(trimmed)))]
         }
         let images = s.vision.pending
         s.vision.pending = []
-        s.ui.status = "sending \(names(images))…"
+        s.status = .sendingImages(names: names(images))
         return [.vision(.send(images, question: trimmed))]
     }
 
@@ -95,7 +95,7 @@ extension Reducer {
             let trimmed = path.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return [] }
             s.vision.loading = true
-            s.ui.status = "attaching \((trimmed as NSString).lastPathComponent)…"
+            s.status = .attaching(file: (trimmed as NSString).lastPathComponent)
             return [.vision(.load(.prompt(trimmed)))]
         }
     }
@@ -103,16 +103,16 @@ extension Reducer {
     /// `c`: camera or screen sharing on or off.
     static func toggleSharing(_ s: inout AppState) -> [Effect] {
         guard let source = s.vision.source else {
-            s.ui.status = "nothing to share: start parley with --camera [DEVICE] or --screen"
+            s.status = .nothingToShare
             return []
         }
         guard s.vision.available else {
-            s.ui.status = "\(source) is not available here (see above)"
+            s.status = .sourceUnavailable(source)
             return []
         }
         s.vision.sharing.toggle()
         if s.vision.sharing { s.vision.status?.problem = nil }
-        s.ui.status = s.vision.sharing ? "\(source) on: frames go out while you talk" : "\(source) off — nothing is captured"
+        s.status = .sharing(source: source, on: s.vision.sharing)
         return []
     }
 

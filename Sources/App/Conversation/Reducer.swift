@@ -13,7 +13,7 @@ enum Reducer {
         case .live(let e): fx = handleLive(&s, e, now: now)
         case .tick:
             fx = s.talk.tick(now: now)
-            if let a = s.talk.gesture.tick(now: now) { fx += talk(&s, a, now: now) }
+            if let a = s.talk.gestureTick(now: now) { fx += talk(&s, a, now: now) }
         case .micClosed(let id):
             fx = s.talk.micClosed(id: id)
         case .replyAudioStarted(let t):
@@ -39,15 +39,15 @@ enum Reducer {
             s.ui.transcript.scroll = position
         case .exported(let result):
             switch result {
-            case .success(let path): s.ui.status = "exported to \(path)"
-            case .failure(let f): s.ui.status = f.message
+            case .success(let path): s.status = .exported(path: path)
+            case .failure(let f): s.status = .exportFailed(f.message)
             }
         case .suspending:
             // Nothing may keep listening while the process is stopped: the mic closes and its follow-up
             // goes out now.
             if s.talk.micIsOpen { fx = s.talk.closeMic(now: now, muted: s.talk.mode == .open) }
             fx += s.talk.settleClosing()
-            _ = s.talk.gesture.cancel()
+            s.talk.cancelGesture()
             fx.append(.suspend)
         case .quitRequested:
             fx = quit(&s, now: now)
@@ -100,17 +100,17 @@ enum Reducer {
         case .startTalking:
             guard !s.talk.micIsOpen else { return [] }
             guard !s.offline else {
-                _ = s.talk.gesture.cancel()
-                s.ui.status = "offline: push-to-talk is paused until the connection is back (Tab types a queued message, r retries now)"
+                s.talk.cancelGesture()
+                s.status = .offlinePushToTalk
                 return []
             }
             guard s.audioAvailable else {
-                _ = s.talk.gesture.cancel()
-                s.ui.status = "no audio: press Tab to type instead"
+                s.talk.cancelGesture()
+                s.status = .noAudio
                 return []
             }
             guard !s.usage.overBudget else {
-                _ = s.talk.gesture.cancel()
+                s.talk.cancelGesture()
                 askBudget(&s)
                 return []
             }
@@ -144,7 +144,7 @@ enum Reducer {
         let overReply = s.talk.reply != .idle
         var fx = finishModelEntry(&s, interrupted: overReply)
         fx += finishUserEntry(&s)
-        if overReply { s.talk.reply = .discarding }
+        if overReply { s.talk.cutReply() }
         s.ui.transcript.append(.user, trimmed)
         (s.typedBefore, s.unansweredBefore) = (s.typedTurn, s.unanswered)
         s.typedTurn = TypedTurn(text: trimmed, afterReply: overReply)
@@ -189,7 +189,7 @@ enum Reducer {
         s.unanswered = nil
         timeUserTurnIfOpenMic(&s)
         if !text.isEmpty { s.latency.transcript(at: now) }
-        if s.talk.reply == .idle { s.talk.reply = .responding }
+        s.talk.replyStarted()
         s.thoughtEntry = nil
         s.modelWords.append(text)
         let clean = s.modelWords.text
@@ -281,10 +281,7 @@ enum Reducer {
     static func refreshHeader(_ s: inout AppState, now: Double) {
         s.ui.header.sessionAge = s.sessionStartedAt.map { Int(now - $0) }
         s.ui.header.goAwaySeconds = s.goAwayDeadline.map { max(0, Int(($0 - now).rounded(.up))) }
-        if let at = s.reconnectAt, !s.connected {
-            let left = max(0, Int((at - now).rounded(.up)))
-            s.ui.header.connection = s.offline ? .offlineRetrying(inSeconds: left) : .resuming(inSeconds: left)
-        }
+        s.ui.header.connection = s.link.header(now: now)
         s.ui.meters.micMuted = s.talk.isMuted
         s.ui.meters.talking = s.talk.mode == .ptt && s.talk.micIsOpen
         s.ui.meters.echoProtection = s.talk.mode == .open ? s.echoProtection : nil

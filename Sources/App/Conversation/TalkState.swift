@@ -36,14 +36,14 @@ struct TalkState: Sendable, Equatable {
         case discarding
     }
 
-    var mode: Config.Mode
+    private(set) var mode: Config.Mode
     /// A mode switch waiting for the new connection.
-    var pendingMode: Config.Mode?
-    var mic: Mic = .closed
-    var reply: Reply = .idle
+    private(set) var pendingMode: Config.Mode?
+    private(set) var mic: Mic = .closed
+    private(set) var reply: Reply = .idle
     /// Push-to-talk gesture recognition (tap, hold, inferred release); it does not own the mic: the talk
-    /// state resets it whenever the mic closes for another reason.
-    var gesture: PushToTalk
+    /// state resets it whenever the mic closes or a talk is refused (`cancelGesture`).
+    private(set) var gesture: PushToTalk
     private var nextCloseID = 1
 
     /// How long to wait for the capture thread's last chunk before sending the follow-up anyway.
@@ -83,7 +83,7 @@ struct TalkState: Sendable, Equatable {
 
     /// Closes the mic; the wire follow-up waits for the last chunk. `muted` keeps open mic muted.
     mutating func closeMic(now: Double, muted: Bool = false) -> [Effect] {
-        _ = gesture.cancel()
+        cancelGesture()
         switch mic {
         case .pushing, .listening:
             let id = nextCloseID
@@ -127,4 +127,56 @@ struct TalkState: Sendable, Equatable {
         if case .closing(_, _, let since, _) = mic, now >= since + Self.closeTimeout { return settleClosing() }
         return []
     }
+
+    // MARK: The gesture
+
+    /// A key for the push-to-talk gesture: what it means now (start or stop talking), if anything.
+    mutating func gestureKey(_ k: KeyEvent, now: Double) -> PushToTalk.Action? { gesture.handle(k, now: now) }
+
+    /// An inferred release (no key repeat came), when it is due.
+    mutating func gestureTick(now: Double) -> PushToTalk.Action? { gesture.tick(now: now) }
+
+    /// The rule for the gesture: whenever the mic closes, or a talk is refused or cut short for a reason other
+    /// than the key (offline, no audio, the budget, a menu, a mode switch, a suspend, a failure), the gesture
+    /// ends with it, so a held or toggled key does not start talking later on its own.
+    mutating func cancelGesture() { _ = gesture.cancel() }
+
+    /// The terminal reports key releases (kitty): a hold is a hold, not inferred from key repeat.
+    mutating func useKeyReleases() { gesture.mode = .kitty }
+
+    // MARK: The mode
+
+    /// A switch to `mode` once the next connection is live (the setup carries the mode).
+    mutating func requestMode(_ mode: Config.Mode) { pendingMode = mode }
+
+    /// Applies a requested switch; returns the new mode, or nil when none was waiting.
+    mutating func applyPendingMode() -> Config.Mode? {
+        guard let next = pendingMode else { return nil }
+        pendingMode = nil
+        mode = next
+        return next
+    }
+
+    /// Open mic is unmuted (the budget muted it, or the user): closed, ready to open again. Unmuted while
+    /// the gate was still closing, the pending end of the audio stream is dropped: the audio goes on.
+    mutating func unmute() { if isMuted { mic = .closed } }
+
+    // MARK: The reply
+
+    /// The model's output began (a first transcript, text or audio of a turn).
+    mutating func replyStarted() { if reply == .idle { reply = .responding } }
+
+    /// Cuts a reply being spoken: its remaining audio is dropped until the turn ends. False when none was.
+    @discardableResult
+    mutating func cutReply() -> Bool {
+        guard reply == .responding else { return false }
+        reply = .discarding
+        return true
+    }
+
+    /// The server said the reply was interrupted (by the user's speech).
+    mutating func replyInterrupted() { if reply == .responding { reply = .idle } }
+
+    /// The turn is complete.
+    mutating func replyEnded() { reply = .idle }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import LiveSimulator
+import FFmpeg
 import ParleySpawn
 import PulseAudio
 

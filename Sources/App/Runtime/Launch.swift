@@ -170,7 +170,7 @@ struct Launch {
             state.usage.carry(Reducer.carriedUsage(resume.records, prices: state.usage.prices))
             if store?.path == resume.transcript { state.carryRecorded = true }
         }
-        state.ui.status = demo ? "DEMO: talking to the built-in simulator — no key, no network" : nil
+        state.status = demo ? .demo : nil
         Reducer.refreshHeader(&state, now: 0)
         Reducer.refreshUsage(&state)
         return state

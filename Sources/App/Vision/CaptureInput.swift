@@ -1,5 +1,5 @@
+import FFmpeg
 import Foundation
-import LiveSimulator
 
 /// Where frames come from, as ffmpeg input arguments, so tests can stand a synthetic source in for a device.
 struct CaptureInput: Sendable, Equatable {

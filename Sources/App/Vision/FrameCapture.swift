@@ -1,6 +1,6 @@
+import FFmpeg
 import Foundation
 import Live
-import LiveSimulator
 import ParleySpawn
 import Synchronization
 import TUI

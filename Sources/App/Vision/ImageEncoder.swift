@@ -1,6 +1,6 @@
+import FFmpeg
 import Foundation
 import Live
-import LiveSimulator
 
 /// A picture ready to send: a JPEG within the size budget, and its size in pixels.
 struct EncodedImage: Sendable, Equatable {

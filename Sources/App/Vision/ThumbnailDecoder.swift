@@ -1,6 +1,6 @@
+import FFmpeg
 import Foundation
 import Live
-import LiveSimulator
 import TUI
 
 /// Turns the last JPEG sent into a ``Thumbnail`` for the side pane (ffmpeg decodes and shrinks it).

@@ -1,6 +1,6 @@
+import FFmpeg
 import Foundation
 import Live
-import LiveSimulator
 
 /// A recorded clip made ready for the Live API: one JPEG a second (scaled for the media resolution, within the
 /// size budget) and its audio track as 16 kHz mono s16le, both decoded by ffmpeg.

@@ -1,7 +1,9 @@
 import Foundation
+import ParleySpawn
 
-/// ffmpeg as a subprocess, run to completion: the one codec tool parley and its simulator rely on (decoding
-/// PNG/WebP/GIF/JPEG, scaling, encoding JPEG) rather than hand-written codecs.
+/// ffmpeg as a subprocess, run to completion through ParleySpawn (clean signals, its own process group): the
+/// one codec tool parley and its simulator rely on (decoding PNG/WebP/GIF/JPEG, scaling, encoding JPEG)
+/// rather than hand-written codecs.
 public enum FFmpegRunner {
     /// The Debian package that provides `ffmpeg` and `ffprobe`.
     public static let package = "ffmpeg"
@@ -20,30 +22,19 @@ public enum FFmpegRunner {
     /// output. Throws when ffmpeg is missing, fails, or runs past `timeout` seconds.
     public static func run(_ arguments: [String], timeout: Double = 30) throws(FFmpegError) -> Data {
         guard let binary = locate() else { throw .missing }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let result: CommandRun.Output
         do {
-            try process.run()
+            result = try CommandRun.run([binary, "-nostdin", "-hide_banner", "-loglevel", "error"] + arguments, timeout: timeout)
         } catch {
-            throw .failed("cannot start \(binary): \(error)")
+            throw .failed(error.description)
         }
-        let killer = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        // stderr is small (-loglevel error); stdout is read to the end first so a large image cannot block.
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        killer.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        if result.timedOut { throw .failed("ffmpeg ran past \(Int(timeout)) s and was stopped") }
+        guard result.status == 0 else {
+            let message = String(decoding: result.stderr, as: UTF8.self)
             let text = message.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last.map(String.init)
-            throw .failed(text ?? "ffmpeg stopped (status \(process.terminationStatus))")
+            throw .failed(text ?? "ffmpeg stopped (status \(result.status))")
         }
-        return data
+        return result.stdout
     }
 }
 
