@@ -57,7 +57,7 @@ final class CredentialFlowTests: XCTestCase {
     ) async throws -> RuntimeHarness {
         var options = SimulatorOptions.quick
         options.acceptsAccessToken = accepts
-        return try await RuntimeHarness(simulator: options, transcripts: true, logger: try logger, access: { config, time in
+        return try await RuntimeHarness(simulator: options, transcripts: true, logger: try logger, access: AccessResolver { config, time in
             var config = config
             config.endpoint = Self.base(of: config.endpoint)  // a base URL: the Vertex path is added
             return try await LiveAccess.prepared(config, environment: environment, time: time)
@@ -240,7 +240,7 @@ final class CredentialFlowTests: XCTestCase {
             options.faults = SimulatorFaults(closeOnTurn: (answeredTurns: 1, reason: .internalError, times: 1), refuseHandles: .sessionExpired)
         }
         let environment = isolated()
-        return try await RuntimeHarness(simulator: options, transcripts: true, logger: try logger, access: { config, time in
+        return try await RuntimeHarness(simulator: options, transcripts: true, logger: try logger, access: AccessResolver { config, time in
             try await LiveAccess.prepared(config, environment: environment, time: time)
         }) { c in
             c.auth.tokenCommand = command

@@ -11,7 +11,7 @@ import XCTest
 final class RecordingEndToEndTests: XCTestCase {
     func testARecordedConversationHoldsEachSideAtItsTranscriptOffsets() async throws {
         guard FFmpegLocator.ffmpeg != nil, FFmpegLocator.ffprobe != nil else { throw XCTSkip("ffmpeg/ffprobe not installed") }
-        let h = try await RuntimeHarness(transcripts: true) { $0.recording.enabled = true }
+        let h = try await RuntimeHarness(transcripts: true, configure: { $0.recording.enabled = true })
         h.start()
         h.waitUntilLive()
         let startedAt = h.clock.now

@@ -52,7 +52,7 @@ final class RuntimeHarness: @unchecked Sendable {
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
          sharing existing: LiveSimulator? = nil, home: String? = nil, store: TranscriptStore? = nil,
          resume: ResumePlan? = nil, transcripts: Bool = false,
-         logger: Logger? = nil, access: ((Config, TimeSource) async throws -> LiveAccess)? = nil,
+         logger: Logger? = nil, access: AccessResolver? = nil,
          configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
@@ -82,7 +82,7 @@ final class RuntimeHarness: @unchecked Sendable {
         transcriptPath = store?.path
         launch = Launch.assemble(
             config: config,
-            access: try await access?(config, clock.source)
+            access: try await access?.resolve(config, clock.source)
                 ?? LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
             audio: audio, tools: registry, mcp: mcp,
             simulator: existing == nil ? simulator : nil, store: store, terminal: terminal, screen: terminal.screen,
@@ -316,3 +316,10 @@ final class RecordingTransport: LiveTransport {
 }
 
 extension RecordingTransport: @unchecked Sendable {}
+
+/// How a `RuntimeHarness` resolves its `LiveAccess` from the config (its endpoint the simulator's URL) on the
+/// harness's clock. A struct rather than a bare closure, so that a trailing closure still goes to `configure`.
+struct AccessResolver {
+    let resolve: (Config, TimeSource) async throws -> LiveAccess
+    init(_ resolve: @escaping (Config, TimeSource) async throws -> LiveAccess) { self.resolve = resolve }
+}
