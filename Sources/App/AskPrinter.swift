@@ -161,6 +161,8 @@ final class AskPrinter {
             case .handleRefused(let r): return obj("freshSession", ["cause": .string("handleRefused"), "code": .number(Double(r.code)), "reason": .string(r.reason)])
             case .handleExpired(let age): return obj("freshSession", ["cause": .string("handleExpired"), "age": .number(age)])
             }
+        case .contextChanged(_, let route): return obj("contextChanged", ["via": .string("\(route)")])
+        case .contextRefused(_, let refusal): return obj("contextRefused", ["reason": .string("\(refusal)")])
         case .closed: return nil
         }
     }

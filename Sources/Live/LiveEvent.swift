@@ -53,6 +53,11 @@ public enum LiveEvent: Sendable, Equatable {
     case freshSession(ConnectionMachine.FreshSessionCause)
     /// The reply watchdog noticed a silent failure and is recovering (a nudge first, then a resume).
     case replyStalled(ReplyWatchdog.Finding, recovery: ReplyWatchdog.Recovery)
+    /// A context change (`LiveSession.changeContext`) took effect, by this route: from the next reply on the
+    /// model works under it.
+    case contextChanged(ContextChange, via: ContextChange.Route)
+    /// A context change was not applied; the conversation goes on as it was.
+    case contextRefused(ContextChange, ContextChange.Refusal)
     /// The session cannot continue (fatal close, or reconnects exhausted).
     case failed(CloseReason)
     /// `close()` finished.

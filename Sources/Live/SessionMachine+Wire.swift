@@ -18,7 +18,7 @@ extension SessionMachine {
         }
     }
 
-    /// A connection went live: seed a fresh session, send again the turn its predecessor left unanswered, then
+    /// A connection went live: seed a fresh session, bring its context up to date, send again the turn its predecessor left unanswered, then
     /// what was held, then the first queued typed turn.
     mutating func goLive(_ id: Int, resumed: Bool) {
         guard case .waiting(let waiting) = wire else { return }
@@ -26,6 +26,7 @@ extension SessionMachine {
         if !resumed, !log.isEmpty {
             write(.clientContent(ClientContent(turns: log.contents, turnComplete: false)), to: id)
         }
+        catchUpContext(on: id, resumed: resumed)
         let carry = if case .holding(_, true) = waiting.audio { true } else { false }
         if let p = pending, p.connection != id, !p.resent, !(carry && p.text == nil) {
             out.append(.log(.info, "sending the unanswered \(p.text == nil ? "spoken" : "typed") turn again on the new connection"))

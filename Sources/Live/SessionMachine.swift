@@ -51,6 +51,10 @@ public struct SessionMachine: Sendable {
         case toolResponse([FunctionResponse])
         /// The next connection's setup; move to it once it is safe.
         case reconfigure(Setup, requireHandle: Bool)
+        /// Change the instruction, tools or voice of the conversation without losing it (see
+        /// `SessionMachine+Context`); `duringReply`: the model is answering, so a resume waits for a handle
+        /// that covers the reply.
+        case changeContext(ContextChange, duringReply: Bool)
         /// A handle saved by an earlier run, `age` seconds old.
         case restoreHandle(Secret, age: Double)
         case opened(connection: Int)
@@ -124,7 +128,7 @@ public struct SessionMachine: Sendable {
     }
 
     public private(set) var connection: ConnectionMachine
-    public private(set) var setup: Setup
+    public internal(set) var setup: Setup
     public let limits: Limits
     var wire: Wire = .waiting(Waiting())
     /// Connections opened and not yet closed; frames and closes from any other are stale.
@@ -138,6 +142,11 @@ public struct SessionMachine: Sendable {
     var log = ConversationLog()
     /// The end of the model's current turn was already reported (by `generationComplete` or `waitingForInput`).
     var turnEndReported = false
+    /// The setup written on the current connection (without its handle), moved on by each `contextUpdate`:
+    /// what the model there was told.
+    var sentSetup: Setup?
+    /// Context changes that wait for a connection to go live under them, to be reported then.
+    var unreportedChanges: [ContextChange] = []
     /// The deadline the shell's timer is set for.
     private var armed: Double?
     /// The actions of the input being handled, in order, and its time.
@@ -187,6 +196,7 @@ public struct SessionMachine: Sendable {
             guard !isClosed else { break }
             wire = .closed
             perform(connection.handle(.stop, now: now))
+            refuseUnreportedChanges()
             out.append(.emit(.closed))
         case .retryNow:
             step(.retryNow(evenIfLive: false))
@@ -214,6 +224,8 @@ public struct SessionMachine: Sendable {
         case .reconfigure(let setup, let requireHandle):
             self.setup = setup
             step(.handoverRequested(requireHandle: requireHandle))
+        case .changeContext(let change, let duringReply):
+            changeContext(change, duringReply: duringReply)
         case .restoreHandle(let secret, let age):
             _ = connection.handle(.resumptionHandle(secret), now: now - age)
         case .opened(let id):
@@ -327,7 +339,10 @@ public struct SessionMachine: Sendable {
                 var resumption = setup.sessionResumption ?? SessionResumptionConfig()  // keeps `transparent` (Vertex)
                 resumption.handle = handle
                 setup.sessionResumption = resumption
-                if open.contains(id) { write(.setup(setup), to: id) }
+                if open.contains(id) {
+                    sentSetup = self.setup
+                    write(.setup(setup), to: id)
+                }
             case .live(let id, let resumed):
                 out.append(.emit(.setupComplete(resumed: resumed)))
                 if case .waiting(let w) = wire, let since = w.handoverSince {
@@ -343,6 +358,7 @@ public struct SessionMachine: Sendable {
                 out.append(.emit(.reconnecting(attempt: attempt, delay: delay, after: after)))
             case .fail(let reason):
                 out.append(.emit(.failed(reason)))
+                refuseUnreportedChanges()
             case .freshSession(let cause):
                 out.append(.log(.info, "starting a fresh session: \(cause)"))
                 out.append(.emit(.freshSession(cause)))

@@ -104,6 +104,12 @@ extension CloseReason {
         CloseReason(code: 1007, reason: "client_content is not supported after the first realtime input for \(model); send text as realtime_input.text instead.")
     }
 
+    /// 1007: `contextUpdate` on a model that does not take it. The service's text for an unknown message field
+    /// (as proto JSON parsing words it); no capture of this refusal is published, so the wording is assumed.
+    static func contextUpdateNotSupported(_ model: String) -> CloseReason {
+        CloseReason(code: 1007, reason: "Invalid JSON payload received. Unknown name \"contextUpdate\": Cannot find field. (\(model))")
+    }
+
     /// The reason as a close frame carries it: at most 123 bytes of UTF-8, cut where the limit falls (the
     /// service cuts mid-word too), never inside a character.
     var cutForCloseFrame: CloseReason {

@@ -85,12 +85,26 @@ final class EffectRunner {
                 let language = $0.generationConfig?.speechConfig?.languageCode
                 $0.generationConfig?.speechConfig = SpeechConfig(voiceName: name, languageCode: language)
             }
+        case .changeContext(let change, let duringReply):
+            session.changeContext(prepared(change, for: session.setup), duringReply: duringReply)
         case .switchMode(let mode, let duringReply):
             var c = launch.config
             c.mode = mode
             let next = c.setup(tools: launch.tools.declarations, manualActivity: mode == .ptt).realtimeInputConfig
             session.reconfigure(requireHandle: session.hasResumptionHandle || duringReply) { $0.realtimeInputConfig = next }
         }
+    }
+
+    /// A change's tools as the launch setup's were built: the model's function behaviours and the backend's
+    /// rules (Vertex AI takes no `behavior`).
+    private func prepared(_ change: ContextChange, for setup: Setup) -> ContextChange {
+        guard let tools = change.tools else { return change }
+        var probe = setup
+        probe.tools = tools
+        LiveModel.traits(of: launch.config.model).apply(launch.config.modelOptions, to: &probe)
+        var prepared = change
+        prepared.tools = probe.adapted(to: LiveModel.Backend(modelResource: probe.model)).tools ?? []
+        return prepared
     }
 
     private func export() -> Result<String, ExportFailure> {

@@ -7,7 +7,9 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var time: String?
     /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued`
     /// (a typed turn waiting while offline), `sent` (a queued turn sent; `turnID` names it), `resent` (the last user
-    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known).
+    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known), `context` (the
+    /// instruction, tools or voice changed mid-conversation: `system`, `tools`, `voice` hold what changed, `route`
+    /// how it reached the model).
     var kind: String
     var text: String?
     var interrupted: Bool?
@@ -29,6 +31,10 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var format: Int?
     /// The system instruction (the persona) a `session` record started with.
     var system: String?
+    /// `context`: the names of the tools from then on (functions, and `googleSearch`); empty when all were removed.
+    var tools: [String]?
+    /// `context`: how the change reached the model (`contextUpdate`, `resume`, `newSession`).
+    var route: String?
     /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
     var usd: Double?
 
@@ -37,7 +43,7 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
 
     /// The kinds this parley reads; a reader names any other and skips it.
     enum Kind: String, CaseIterable {
-        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent
+        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent, context
     }
 
     init(kind: String) { self.kind = kind }
@@ -97,6 +103,18 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
+    /// A context change that took effect; only what it changed is set (a removed instruction is `system: ""`).
+    static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "context")
+        r.system = change.systemInstruction?.text
+        r.tools = change.tools.map { tools in
+            tools.flatMap { t in (t.functionDeclarations ?? []).map(\.name) + (t.googleSearch != nil ? ["googleSearch"] : []) }
+        }
+        r.voice = change.voice
+        r.route = "\(route)"
+        return r
+    }
+
     static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "voice")
         r.voice = name
@@ -113,5 +131,23 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         r.system = system
         if continued { r.resumed = true }
         return r
+    }
+}
+
+extension ContextChange {
+    /// What a change touches, in words: `the instruction, the tools and the voice (Kore)`.
+    var summary: String {
+        var parts: [String] = []
+        if let i = systemInstruction { parts.append(i.text.isEmpty ? "the instruction (removed)" : "the instruction") }
+        if let t = tools {
+            let n = t.reduce(0) { $0 + ($1.functionDeclarations?.count ?? 0) + ($1.googleSearch != nil ? 1 : 0) }
+            parts.append("the tools (\(n == 0 ? "none" : n == 1 ? "1 tool" : "\(n) tools"))")
+        }
+        if let v = voice { parts.append("the voice (\(v))") }
+        switch parts.count {
+        case 0: return "nothing"
+        case 1: return parts[0]
+        default: return parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "")
+        }
     }
 }
