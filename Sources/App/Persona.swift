@@ -136,6 +136,51 @@ extension Config {
     }
 }
 
+extension Config {
+    /// The `[[persona]]` the conversation starts as, if any.
+    var startingPersona: Persona? { persona.flatMap { name in personas.first { $0.name == name } } }
+
+    /// parley's own tools, by the names the model sees (and `[tools]` and `[persona.tools]` use).
+    static let builtInTools = ["get_current_time", "list_directory", "read_file", "run_shell_command", "google_search"]
+
+    /// Whether a tool is on under `persona` (nil: the config's own settings): the persona's word for the tool
+    /// or its MCP server first, then `[tools]` (and `google_search`); an MCP server's tools are on by default.
+    func toolOn(_ name: String, server: String?, under persona: Persona?) -> Bool {
+        if let v = persona?.tools[name] ?? server.flatMap({ persona?.tools[$0] }) { return v }
+        switch name {
+        case "get_current_time": return tools.currentTime
+        case "read_file": return tools.readFile
+        case "list_directory": return tools.listDirectory
+        case "run_shell_command": return tools.shell
+        case "google_search": return googleSearch
+        default: return server != nil
+        }
+    }
+
+    /// `[tools]` with every built-in tool that one of `personas` turns on switched on too, so the registry holds
+    /// what a persona may offer later (which of them is on is `toolOn`'s answer, not the registry's).
+    func toolSettings(offering personas: [Persona]) -> ToolSettings {
+        var t = tools
+        for p in personas {
+            if p.tools["get_current_time"] == true { t.currentTime = true }
+            if p.tools["read_file"] == true { t.readFile = true }
+            if p.tools["list_directory"] == true { t.listDirectory = true }
+            if p.tools["run_shell_command"] == true { t.shell = true }
+        }
+        return t
+    }
+
+    /// Names in `[persona.tools]` that are neither a tool of `registry` nor an MCP server, as lines for the
+    /// launch's problems (MCP tools are only known once their servers run).
+    func unknownPersonaTools(in registry: ToolRegistry) -> [String] {
+        let servers = Set(mcp.map(\.name))
+        return personas.flatMap { p in
+            p.tools.keys.sorted().filter { registry.tools[$0] == nil && !servers.contains($0) && !Config.builtInTools.contains($0) }
+                .map { "persona \(p.name): no tool or MCP server named \($0) — the setting is ignored" }
+        }
+    }
+}
+
 extension Persona {
     /// Why `model` cannot take this persona (a thinking level it has not, an instruction larger than its input
     /// window), in one line; nil when it can.

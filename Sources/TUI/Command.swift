@@ -4,6 +4,7 @@ public enum Command: String, Sendable, CaseIterable {
     case latencyStats, usageStats
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
     case toggleSharing, attachImage
+    case personaMenu, editInstruction
 
     /// One line for the help overlay.
     public var summary: String {
@@ -12,7 +13,7 @@ public enum Command: String, Sendable, CaseIterable {
         case .voiceMenu: return "choose a voice"
         case .toggleMicMode: return "switch push-to-talk / open mic"
         case .textInput: return "type a message (Enter sends, Esc leaves)"
-        case .toolLogFocus: return "focus the tool-call log (↑↓ select, Enter expand)"
+        case .toolLogFocus: return "tool-call log (↑↓ select, Enter expand; ←→ tools on/off)"
         case .help: return "this help"
         case .latencyStats: return "latency per turn: first words, audio, sound (p50/p95)"
         case .usageStats: return "usage per turn: tokens by modality, cost, context, budget"
@@ -29,6 +30,8 @@ public enum Command: String, Sendable, CaseIterable {
         case .retryNow: return "offline: reconnect now instead of waiting"
         case .toggleSharing: return "camera or screen sharing on or off"
         case .attachImage: return "attach an image to the next turn"
+        case .personaMenu: return "choose a persona (instruction, voice, thinking, tools)"
+        case .editInstruction: return "edit the system instruction in $VISUAL / $EDITOR"
         }
     }
 }

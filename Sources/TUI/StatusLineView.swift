@@ -21,7 +21,7 @@ public enum StatusLineView {
         func k(_ c: Command) -> String { km.keys(for: c).first?.description ?? "?" }
         if s.input != nil { return [("Enter", "send"), ("Esc", "leave"), ("Ctrl-U", "clear"), ("←→", "move")] }
         switch s.overlay {
-        case .voiceMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
+        case .voiceMenu?, .personaMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
         case .confirm?: return [("y", "yes"), ("N", "no")]
         case .help?: return [("↑↓", "scroll"), ("any other key", "closes")]
         case .message?: return [("any key", "closes")]
@@ -30,7 +30,10 @@ public enum StatusLineView {
         case .pathPrompt?: return [("Tab", "complete"), ("Enter", "attach"), ("Esc", "cancel")]
         case nil: break
         }
-        if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }
+        if s.toolLog.focused, s.toolLog.showingTools {
+            return [("↑↓", "select"), ("Space", "on/off"), ("a", "all of its server"), ("←→", "calls"), ("Esc", "back")]
+        }
+        if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("←→", "tools"), ("c", "collapse"), ("Esc", "back")] }
         let talk: String
         switch s.header.pushToTalk {
         case .kittyHold: talk = "hold: talk"

@@ -32,6 +32,8 @@ enum AppEvent: Sendable {
     case quitRequested
     /// Images, the camera and the screen (see `VisionEvent`).
     case vision(VisionEvent)
+    /// The editor opened on the instruction closed.
+    case instructionEdited(InstructionEdit)
 }
 
 /// Why an export did not happen, in words for the status line.

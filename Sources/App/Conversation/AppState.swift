@@ -60,6 +60,8 @@ struct AppState: Sendable {
     var keyMap = KeyMap.default
     /// Images, the camera and the screen.
     var vision = VisionState()
+    /// The persona, the instruction, thinking and the tools that are on.
+    var context = ContextState()
 
     init(config: Config, demo: Bool, audioAvailable: Bool, kitty: Bool) {
         talk = TalkState(mode: config.mode, kitty: kitty)

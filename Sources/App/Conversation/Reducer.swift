@@ -53,11 +53,14 @@ enum Reducer {
             fx = quit(&s, now: now)
         case .vision(let e):
             fx = handleVision(&s, e, now: now)
+        case .instructionEdited(let outcome):
+            fx = instructionEdited(&s, outcome)
         }
         if case .latencyStats = s.ui.overlay { s.ui.overlay = .latencyStats(s.latency.stats) }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
         if s.voice != before.voice { fx.append(.rememberVoice(s.voice)) }
         fx += visionCommands(&s)
+        refreshContext(&s)
         refreshHeader(&s, now: now)
         return fx
     }

@@ -44,9 +44,10 @@ struct Launch {
             ? SoundDevices.none("no audio (--no-audio): type with Tab")
             : SoundDevices.pulse(config: config, events: events, time: time) { [logger] in logger.warning("\($0)") }
         let audio = AudioIO(devices: devices, config: config, events: events, time: time)
-        var registry = ToolRegistry.builtIn(config.tools, time: time)
+        // Built-in tools a persona may turn on are registered from the start; the setup offers those that are on.
+        var registry = ToolRegistry.builtIn(config.toolSettings(offering: config.personas), time: time)
         let (mcp, mcpProblems) = await MCPServers.start(config.mcp, into: &registry, logger: logger)
-        problems += mcpProblems
+        problems += mcpProblems + config.unknownPersonaTools(in: registry)
 
         let store: TranscriptStore?
         do {
@@ -83,9 +84,13 @@ struct Launch {
         time: TimeSource, logger: Logger, transport: any LiveTransport = WebSocketTransport()
     ) -> Launch {
         var problems = problems
+        let context = ContextState(config: config, registry: tools)
+        var setupConfig = config
+        setupConfig.googleSearch = false
+        let offered = context.setupTools(context.toolsOn)
         let session = LiveSession(
             configuration: access.configuration(
-                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt, backend: access.backend)),
+                setup: setupConfig.setup(tools: offered, manualActivity: config.mode == .ptt, backend: access.backend)),
             transport: transport,
             logger: logger,
             playback: { audio.perform(SpeakerCommand($0)) },
@@ -126,9 +131,9 @@ struct Launch {
         for problem in problems { state.ui.transcript.append(.error, problem) }
         state.vision = vision.initialState(framesAlways: config.vision.frames == .always)
         if let why = vision.unavailable { state.ui.transcript.append(.error, "\(why) — going on without it") }
+        state.context = ContextState(config: config, registry: tools)
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
-        state.toolPolicy = ToolCallPolicy(
-            model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
+        state.toolPolicy = toolPolicy
         if let resume {
             Self.showEarlier(resume.0.transcript, in: &state.ui.transcript)
             // The budget is per conversation: what the earlier parts spent still counts.
@@ -138,9 +143,18 @@ struct Launch {
             state.ui.transcript.append(.system, "resuming the conversation from \(Int(resume.age / 60)) min ago")
         }
         state.ui.status = demo ? "DEMO: talking to the built-in simulator — no key, no network" : nil
+        Reducer.refreshContext(&state)
         Reducer.refreshHeader(&state, now: 0)
         Reducer.refreshUsage(&state)
         return state
+    }
+
+    /// How each function runs: from a setup that declares every tool, so one turned on later runs as the
+    /// config says too.
+    var toolPolicy: ToolCallPolicy {
+        var all = session.setup
+        all.tools = config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt).tools
+        return ToolCallPolicy(model: LiveModel.traits(of: config.model), setup: all, registry: tools, configured: config.tools.scheduling)
     }
 
     /// Gives everything back in order; the terminal last but one, so the shell gets a clean screen.
