@@ -105,7 +105,15 @@ extension Reducer {
             }
         case .textQueued(let id, let text, let waiting):
             s.latency.forget()
-            fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            if s.offline {
+                fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            } else {
+                fx += system(&s, "queued (\(waiting) waiting) — sent once the last question has its answer")
+            }
+            if s.typedTurn?.text == text {
+                // It did not go out: the echo and answer still due are the earlier turn's.
+                (s.typedTurn, s.unanswered) = (s.typedBefore, s.unansweredBefore)
+            }
             s.queuedTexts[id] = text
             fx.append(.record(.queued(id: id, text: text)))
         case .queuedTextSent(let ids):
@@ -115,9 +123,9 @@ extension Reducer {
             fx += ids.map { .record(.sent(id: $0)) }
         case .textNotQueued(_, let limit):
             fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
-        case .turnResent:
+        case .turnResent(let text):
             s.latency.resent(at: now)
-            fx += turnResent(&s)
+            fx += turnResent(&s, typed: text)
         case .replyStalled(let finding, let recovery):
             fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
         case .freshSession(let cause):

@@ -33,7 +33,7 @@ final class ReconnectTests: LiveSessionTestCase {
         let events = await turn(s) { s.sendText("what is the capital of France") }
         XCTAssertTrue(events.contains(.connectionClosed(.internalError)), "\(events)")
         XCTAssertTrue(events.contains(.setupComplete(resumed: true)), "reconnected with the handle: \(events)")
-        XCTAssertTrue(events.contains(.turnResent(typed: true)))
+        XCTAssertTrue(events.contains(.turnResent(text: "what is the capital of France")))
         XCTAssertFalse(events.contains { if case .failed = $0 { true } else { false } })
         XCTAssertTrue(text(events, input: false).contains("capital of France"), text(events, input: false))
         let stats = simulator.stats()
@@ -56,7 +56,7 @@ final class ReconnectTests: LiveSessionTestCase {
             for c in chunks { s.sendAudio(c) }
             s.activityEnd()
         }
-        XCTAssertTrue(events.contains(.turnResent(typed: false)), "\(events)")
+        XCTAssertTrue(events.contains(.turnResent(text: nil)), "\(events)")
         XCTAssertFalse(text(events, input: false).isEmpty)
         let stats = simulator.stats()
         XCTAssertEqual(stats.replies.count, 1, "answered once")
