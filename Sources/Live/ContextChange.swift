@@ -64,22 +64,16 @@ public struct ContextChange: Sendable, Equatable {
         }
         return s
     }
-
-    /// Whether applying this change to `setup` changes its instruction or tools (what `contextUpdate` carries).
-    func changesContext(of setup: Setup) -> Bool {
-        let next = applied(to: setup)
-        return next.systemInstruction != setup.systemInstruction || next.tools != setup.tools
-    }
-
-    /// Whether applying this change to `setup` changes its voice.
-    func changesVoice(of setup: Setup) -> Bool {
-        voice != nil && applied(to: setup).voiceName != setup.voiceName
-    }
 }
 
 /// `contextUpdate`: the system instruction and/or the tools of the session from now on (at least one of the
-/// two), without reconnecting. Only some models take it (`LiveModel.contextUpdate`); the others close the
-/// connection.
+/// two), without reconnecting; updates are processed in order with the rest of the input. Only some models take
+/// it (`LiveModel.contextUpdate`); the others close the connection.
+///
+/// On the wire the tools are wrapped: `{"contextUpdate": {"tools": {"tools": [...]}}}`. That is the official
+/// SDKs' type (`LiveClientContextUpdateTools`, google-genai 3.4): an unset and an empty repeated field look the
+/// same in protobuf, so the wrapper says "replace the tools" even with an empty list. A bare list, as a summary
+/// of the message might write it, is refused by the SDK's types and by proto JSON parsing alike.
 public struct ContextUpdate: Codable, Sendable, Equatable {
     public var systemInstruction: Content?
     public var tools: [Tool]?
@@ -101,4 +95,20 @@ public struct ContextUpdate: Codable, Sendable, Equatable {
 
     /// Whether it carries anything (the service wants at least one of the two).
     public var isEmpty: Bool { systemInstruction == nil && tools == nil }
+
+    private enum CodingKeys: String, CodingKey { case systemInstruction, tools }
+    /// The wrapper; present with no list is an empty list, as in protobuf.
+    private struct ToolList: Codable { var tools: [Tool]? }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        systemInstruction = try c.decodeIfPresent(Content.self, forKey: .systemInstruction)
+        tools = try c.decodeIfPresent(ToolList.self, forKey: .tools).map { $0.tools ?? [] }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(systemInstruction, forKey: .systemInstruction)
+        try c.encodeIfPresent(tools.map { ToolList(tools: $0) }, forKey: .tools)
+    }
 }

@@ -15,7 +15,7 @@ extension SessionMachine {
             out.append(.emit(.contextRefused(change, .unchanged)))
             return
         }
-        let byMessage = !change.changesVoice(of: setup) && LiveModel.takesContextUpdate(next)
+        let byMessage = next.withContext(of: setup) == setup && LiveModel.takesContextUpdate(next)
         setup = next
         if byMessage, let id = connection.liveID, isLive, let sent = sentSetup {
             sendContextUpdate(from: sent, on: id)
@@ -36,10 +36,7 @@ extension SessionMachine {
         guard let sent = sentSetup else { return }
         var route: ContextChange.Route = resumed ? .resume : .newSession
         if sent != setup {
-            var withSentContext = setup
-            withSentContext.systemInstruction = sent.systemInstruction
-            withSentContext.tools = sent.tools
-            if withSentContext == sent, LiveModel.takesContextUpdate(setup) {
+            if setup.withContext(of: sent) == sent, LiveModel.takesContextUpdate(setup) {
                 sendContextUpdate(from: sent, on: id)
                 route = .contextUpdate
             } else {
@@ -62,9 +59,19 @@ extension SessionMachine {
         let update = ContextUpdate(from: sent, to: setup)
         guard !update.isEmpty else { return }
         write(.contextUpdate(update), to: id)
-        sentSetup = setup
+        sentSetup = sent.withContext(of: setup)
     }
 
     /// Whether the connection machine gave up (a fatal close, or reconnects exhausted).
     private var failed: Bool { if case .failed = connection.state { true } else { false } }
+}
+
+extension Setup {
+    /// This setup with the instruction and tools of `other`: what is left to differ needs a new connection.
+    func withContext(of other: Setup) -> Setup {
+        var s = self
+        s.systemInstruction = other.systemInstruction
+        s.tools = other.tools
+        return s
+    }
 }

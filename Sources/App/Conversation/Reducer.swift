@@ -55,6 +55,8 @@ enum Reducer {
             fx = handleVision(&s, e, now: now)
         case .instructionEdited(let outcome):
             fx = instructionEdited(&s, outcome)
+        case .changeContext(let change):
+            fx = changeContext(&s, change)
         }
         if case .latencyStats = s.ui.overlay { s.ui.overlay = .latencyStats(s.latency.stats) }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)

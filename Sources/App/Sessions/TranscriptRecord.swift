@@ -151,3 +151,26 @@ extension ContextChange {
         }
     }
 }
+
+extension TranscriptRecord {
+    /// A `context` record in the Markdown export: when and how the context changed, what the tools and voice
+    /// became, and the new instruction quoted whole.
+    var contextMarkdown: String {
+        var what: [String] = []
+        if let system, system.isEmpty { what.append("no system instruction") }
+        if let tools { what.append(tools.isEmpty ? "no tools" : "tools " + tools.map { "`\($0)`" }.joined(separator: ", ")) }
+        if let voice { what.append("voice \(voice)") }
+        let how = switch route {
+        case "contextUpdate": "in place"
+        case "resume": "through a resume"
+        case "newSession": "in a new session seeded with the conversation"
+        default: route ?? "?"
+        }
+        var out = "> context changed at \(time ?? "?") (\(how))" + (what.isEmpty ? "" : ": " + what.joined(separator: " · ")) + "\n"
+        if let system, !system.isEmpty {
+            out += ">\n> new system instruction:\n>\n"
+            out += system.split(separator: "\n", omittingEmptySubsequences: false).map { "> > \($0)" }.joined(separator: "\n") + "\n"
+        }
+        return out + "\n"
+    }
+}

@@ -142,6 +142,8 @@ final class TranscriptStore {
                 out += line + "\n\n"
             case "voice":
                 out += "> voice changed to \(r.voice ?? "?")\n\n"
+            case "context":
+                out += r.contextMarkdown
             case "sent":
                 out += "> the message queued while offline was sent at \(r.time ?? "?")\n\n"
             case "resent":
@@ -168,6 +170,9 @@ extension TranscriptRecord {
         r.arguments = clean(arguments)
         r.result = clean(result)
         r.state = clean(state)
+        r.system = clean(system)
+        r.tools = tools?.map { TerminalText.sanitized($0, .singleLine) }
+        r.route = clean(route)
         return r
     }
 }
