@@ -144,7 +144,7 @@ extension SessionMachineTests {
         on(.opened(connection: second))
         let live = server(ServerMessage(setupComplete: EmptyObject()), on: second)
         XCTAssertEqual(sent(live, on: second), [.realtimeInput(.text("still waiting"))], "3.1 takes typed text as realtime input")
-        XCTAssertTrue(events(live).contains(.turnResent(typed: true)))
+        XCTAssertTrue(events(live).contains(.turnResent(text: "still waiting")))
         XCTAssertTrue(events(live).contains(.contextChanged(pirate(), via: .resume)))
     }
 

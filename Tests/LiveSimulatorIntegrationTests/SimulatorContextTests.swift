@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// `contextUpdate` as the service takes it: only on models that do (the others close with 1007), only in the
