@@ -101,7 +101,8 @@ public struct ToolLogModel: Sendable, Equatable {
             toolSelection = min(toolSelection, max(0, tools.count - 1))
             return .handled
         case .escape, .character("t"), .tab, .character("q"):
-            focused = false; expanded = false; return .leave
+            // The pane goes back to the calls, which is what it shows while the conversation goes on.
+            focused = false; expanded = false; showingTools = false; return .leave
         default: break
         }
         if showingTools { return handleTools(k) }

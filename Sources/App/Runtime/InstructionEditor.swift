@@ -61,8 +61,8 @@ enum InstructionEditor {
             return .failed("cannot read the edited file back (it was removed or is not UTF-8)")
         }
         let trimmed = edited.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return .empty }
-        return trimmed == original ? .unchanged : .changed(trimmed)
+        if trimmed == original { return .unchanged }
+        return trimmed.isEmpty ? .empty : .changed(trimmed)
     }
 
     struct EditorFailure: Error, Sendable, Equatable {
