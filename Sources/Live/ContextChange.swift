@@ -40,14 +40,23 @@ public struct ContextChange: Sendable, Equatable {
         case unchanged
         /// The session was closed (or had failed) before the change could be applied.
         case sessionEnded
+        /// The instruction alone is over the model's input window (estimated): the service would close the
+        /// connection with 1007, and the conversation with it.
+        case instructionTooLarge(estimatedTokens: Int, limit: Int)
 
         public var description: String {
             switch self {
             case .unchanged: "nothing changed"
             case .sessionEnded: "the session has ended"
+            case .instructionTooLarge(let tokens, let limit):
+                "the instruction is about \(tokens) tokens and the model takes at most \(limit) — shorten it"
             }
         }
     }
+
+    /// Tokens in `text` as parley estimates them before sending (UTF-8 bytes / 4, rounded up; `TurnSize`'s
+    /// rule): low for CJK text, so what is refused is over the limit for certain.
+    public static func estimatedTokens(_ text: String) -> Int { (text.utf8.count + 3) / 4 }
 
     /// `setup` with this change applied.
     public func applied(to setup: Setup) -> Setup {

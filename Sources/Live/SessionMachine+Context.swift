@@ -10,6 +10,11 @@ extension SessionMachine {
             out.append(.emit(.contextRefused(change, .sessionEnded)))
             return
         }
+        let limit = LiveModel.traits(of: setup.model).inputTokenLimit
+        if let text = change.systemInstruction?.text, ContextChange.estimatedTokens(text) > limit {
+            out.append(.emit(.contextRefused(change, .instructionTooLarge(estimatedTokens: ContextChange.estimatedTokens(text), limit: limit))))
+            return
+        }
         let next = change.applied(to: setup)
         guard next != setup else {
             out.append(.emit(.contextRefused(change, .unchanged)))

@@ -247,7 +247,9 @@ struct SimulatedSession {
             }
         }
         config.model = LiveModel.traits(of: id)
-        if let problem = SetupCheck.problem(setup, model: config.model) ?? SetupCheck.problem(setup, backend: backend) {
+        if let problem = SetupCheck.problem(setup, model: config.model) ?? SetupCheck.problem(setup, backend: backend)
+            ?? SetupCheck.problem(instruction: setup.systemInstruction, model: config.model)
+        {
             return close(problem)
         }
         if let modalities = setup.generationConfig?.responseModalities {
@@ -334,6 +336,7 @@ struct SimulatedSession {
             return close(.contextUpdateNotSupported(name))
         }
         guard !update.isEmpty else { return close(.invalidArgument) }
+        if let problem = SetupCheck.problem(instruction: update.systemInstruction, model: config.model) { return close(problem) }
         var probe = Setup(model: name, tools: update.tools)
         if let tools = update.tools {
             if let problem = SetupCheck.problem(probe, model: config.model) ?? SetupCheck.problem(probe, backend: backend) {

@@ -51,6 +51,12 @@ final class SimulatorContextTests: SimulatorTestCase {
         }
     }
 
+    func testAnInstructionOverTheWindowClosesWith1007AndTheTokenCount() async throws {
+        let (_, client) = try await connected(fast)
+        try client.send(.contextUpdate(ContextUpdate(systemInstruction: Content(text: String(repeating: "a", count: 4 * 131_073)))))
+        try await assertClosed(client, code: 1007, reason: "The input token count (131073) exceeds the maximum number of tokens allowed (131072).")
+    }
+
     func testABareToolListOrAnEmptyUpdateIsRefused() async throws {
         let (_, bare) = try await connected(fast)
         bare.sendRaw(#"{"contextUpdate": {"tools": [{"functionDeclarations": [{"name": "f"}]}]}}"#)

@@ -74,6 +74,18 @@ extension SessionMachineTests {
         XCTAssertEqual(m.setup.systemInstruction?.text, "Be brief.", "the conversation goes on as it was")
     }
 
+    func testAnInstructionOverTheModelsWindowIsRefusedBeforeSending() {
+        contextMachine(model: "gemini-3.1-flash-live-preview")  // 32,768 tokens
+        let (first, _) = goLive(on(.start))
+        let huge = ContextChange(instruction: String(repeating: "word ", count: 26_215))  // 131,075 bytes
+        let refused = on(.changeContext(huge, duringReply: false))
+        XCTAssertEqual(events(refused), [.contextRefused(huge, .instructionTooLarge(estimatedTokens: 32_769, limit: 32_768))])
+        XCTAssertEqual(sent(refused), [])
+        XCTAssertNil(opened(refused))
+        XCTAssertEqual(m.setup.systemInstruction?.text, "Be brief.")
+        XCTAssertEqual(m.connection.liveID, first, "the conversation goes on as it was")
+    }
+
     func testAChangeMadeAfterTheSetupWentOutIsCaughtUpBeforeAnythingElse() {
         contextMachine()
         on(.start)
@@ -138,8 +150,12 @@ extension SessionMachineTests {
         handleUpdate(on: first)
         on(.text("still waiting"))
         on(.changeContext(pirate(), duringReply: true))
-        now += 20  // the hand-over's wait for the turn to end runs out before any answer
-        let handover = on(.timerFired)
+        // No answer: the watchdog nudges the turn on the old connection (12 s), then the hand-over's wait for
+        // the end of the turn runs out (20 s) and the change goes ahead.
+        let nudge = fireTimer()
+        XCTAssertEqual(sent(nudge, on: first), [.realtimeInput(.text("still waiting"))])
+        let handover = fireTimer()
+        XCTAssertEqual(now, 120)
         guard let second = opened(handover) else { return XCTFail("\(handover)") }
         on(.opened(connection: second))
         let live = server(ServerMessage(setupComplete: EmptyObject()), on: second)
