@@ -5,6 +5,7 @@ public enum Command: String, Sendable, CaseIterable {
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
     case toggleSharing, attachImage
     case personaMenu, editInstruction
+    case search, searchOlder, searchNewer
 
     /// One line for the help overlay.
     public var summary: String {
@@ -32,6 +33,9 @@ public enum Command: String, Sendable, CaseIterable {
         case .attachImage: return "attach an image to the next turn"
         case .personaMenu: return "choose a persona (instruction, voice, thinking, tools)"
         case .editInstruction: return "edit the system instruction in $VISUAL / $EDITOR"
+        case .search: return "search the transcript as you type (Esc leaves)"
+        case .searchOlder: return "the older search match (wraps)"
+        case .searchNewer: return "the newer search match (wraps)"
         }
     }
 }

@@ -28,16 +28,7 @@ final class HistoryTests: XCTestCase {
         at start: Date, model: String = "gemini-live-test", voice: String = "Puck", system: String? = nil,
         _ said: [(String, String)], extra: [TranscriptRecord] = []
     ) throws -> String {
-        var now = start
-        let store = try TranscriptStore(directory: dir, clock: { now })
-        store.append(.session(model: model, voice: voice, system: system))
-        for (kind, text) in said {
-            now += 10
-            store.append(.line(speaker: kind, text: text, interrupted: false))
-        }
-        for r in extra { store.append(r) }
-        store.close()
-        return ConversationID.id(of: store.path)
+        ConversationID.id(of: try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said, extra: extra))
     }
 
     func day(_ n: Int) -> Date { Date(timeIntervalSince1970: 1_790_000_000 + Double(n) * 86_400) }
@@ -169,4 +160,22 @@ final class HistoryTests: XCTestCase {
         let completion = try shell([Binaries.parley, "--generate-completion-script", "bash"], env: env())
         XCTAssertTrue(completion.out.contains("history") && completion.out.contains("search"), "the completions are generated from the same definitions")
     }
+}
+
+/// Saves a conversation in `dir` that started at `start`, one said line every 10 seconds, then `extra`;
+/// returns its file.
+func savedConversation(
+    in dir: String, at start: Date, model: String, voice: String, system: String?, _ said: [(String, String)],
+    extra: [TranscriptRecord] = []
+) throws -> String {
+    var now = start
+    let store = try TranscriptStore(directory: dir, clock: { now })
+    store.append(.session(model: model, voice: voice, system: system))
+    for (kind, text) in said {
+        now += 10
+        store.append(.line(speaker: kind, text: text, interrupted: false))
+    }
+    for r in extra { store.append(r) }
+    store.close()
+    return store.path
 }

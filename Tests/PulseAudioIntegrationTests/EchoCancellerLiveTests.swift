@@ -25,7 +25,11 @@ final class EchoCancellerLiveTests: XCTestCase {
         var co = PulseCapture.Options(server: server, device: "\(tag)_mic.monitor")
         co.canceller = canceller
         let cleaned = PulseCapture(options: co)
-        let raw = PulseCapture(options: .init(server: server, device: "\(tag)_mic.monitor"))
+        // The raw capture is a second client of the same server (a second path to its socket): PipeWire 0.3's
+        // pulse server, running 1024-frame cycles (as in a VM), stops feeding the second of two record streams
+        // of one source opened by one client after a few seconds (a C client with two streams shows it too).
+        // parley opens one capture; here the second is only the measuring device.
+        let raw = PulseCapture(options: .init(server: try secondClientPath(to: server), device: "\(tag)_mic.monitor"))
         var so = PulsePlayback.Options(server: server, device: "\(tag)_speaker")
         so.canceller = canceller
         let speaker = PulsePlayback(options: so)
@@ -106,4 +110,18 @@ final class EchoCancellerLiveTests: XCTestCase {
                      restartERLE, firstSecond, power2(cleanedChunks, 0.2, 3.8)))
         XCTAssertGreaterThan(restartERLE, 12, "still cancelled after playback restarts")
     }
+}
+
+/// `server` reached through a symlink to its socket, so that streams opened with it share no connection with
+/// streams opened with `server` (the loop registry keys connections by server string). Other server strings are
+/// returned as they are.
+private func secondClientPath(to server: String) throws -> String {
+    guard server.hasPrefix("unix:") else { return server }
+    let socket = String(server.dropFirst("unix:".count))
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-second-client-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let link = dir.appendingPathComponent("native").path
+    try? FileManager.default.removeItem(atPath: link)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: socket)
+    return "unix:" + link
 }

@@ -210,11 +210,10 @@ gemini  Sure — here is the forecast for tomorrow
  session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
 you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
 gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
-        bay.                                                                   │ run_shell {"cmd":"ls -… denied
-      · voice chan┌─ Keys ──────────────────────────────────────────────────────────────────────────┐ve… running   1.5 s
-you     東京の天気│ Space         talk: hold Space (or tap to start, tap again to stop)             │
-gemini  Sure — her│ v             choose a voice                                                    │
-                  │ p             choose a persona (instruction, voice, thinking, tools)            │
+        bay.      ┌─ Keys ──────────────────────────────────────────────────────────────────────────┐ -… denied
+      · voice chan│ Space         talk: hold Space (or tap to start, tap again to stop)             │ve… running   1.5 s
+you     東京の天気│ v             choose a voice                                                    │
+gemini  Sure — her│ p             choose a persona (instruction, voice, thinking, tools)            │
                   │ E             edit the system instruction in $VISUAL / $EDITOR                  │
                   │ m             switch push-to-talk / open mic                                    │
                   │ Tab i         type a message (Enter sends, Esc leaves)                          │
@@ -235,13 +234,14 @@ gemini  Sure — her│ v             choose a voice                            
                   │ r             offline: reconnect now instead of waiting                         │
                   │ c             camera or screen sharing on or off                                │
                   │ Ctrl-O        attach an image to the next turn                                  │
+                  │ /             search the transcript as you type (Esc leaves)                    │
+                  │ n             the older search match (wraps)                                    │
+                  │ N             the newer search match (wraps)                                    │
                   │                                                                                 │
                   │ Voice and persona menus: ↑↓ move, type to filter, Enter choose, Esc close       │
                   │ Tool log: ←→ calls / tools; on tools, Space turns one on or off, a its server's │
                   │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave           │
                   └──────────────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
-                                                                               │
                                                                                │
  mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
  spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
@@ -268,7 +268,7 @@ ge│ m             switch push-to-talk / open mic                            �
 ─ │ Home          go to the start of the conversation                       │───
  g│ End           go to the newest line (follow)                            │ ms
  r│ Up            scroll up one line                                        │
- s│ ↓ 10 more                                                               │5 s
+ s│ ↓ 13 more                                                               │5 s
  m└──────────────────────────────── ↑↓ PgUp PgDn scroll · other keys close ─┘
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  ↑↓ scroll  any other key closes
@@ -733,6 +733,142 @@ gemini  Sure — here is the forecast for tomorrow
  mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  tools: read_file on │ ↑↓ select  Space on/off  a all of its server  ←→ calls
+"""#,
+        "searchKept_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ 1/2 │ n older  N newer  / search again  Esc done
+"""#,
+        "searchKept_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ 1/2 │ n older  N newer  / search again  Esc done
+"""#,
+        "searching_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+/tokyo
+ 2/2 │ Enter keep  Esc leave  type search as you type
+"""#,
+        "searching_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+/tokyo
+ 2/2 │ Enter keep  Esc leave  type search as you type
 """#,
         "tooSmall_39x11": #"""
 

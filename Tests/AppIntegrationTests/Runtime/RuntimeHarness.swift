@@ -31,20 +31,32 @@ final class RuntimeHarness: @unchecked Sendable {
     let events = EventQueue()
     let launch: Launch
     private let home: String
+    /// The home was the test's: it outlives this harness (a later run resumes from it).
+    private let ownsHome: Bool
+    private let resume: ResumePlan?
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
 
-    /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop.
+    /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop. A test that runs the
+    /// app twice (a conversation, then `--resume`) passes the simulator it is `sharing`, which outlives the harness (the
+    /// handles live in it), its own `home` (the resume file), the transcript `store` and the `resume` plan.
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
-         configure: (inout Config) -> Void = { _ in }) async throws {
+         sharing existing: LiveSimulator? = nil, home: String? = nil, store: TranscriptStore? = nil,
+         resume: ResumePlan? = nil, configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
         mic = FakeAudioSource(time: clock.source)
         speaker = FakeAudioSink(time: clock.source)
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-runtime-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        simulator = LiveSimulator(options: options, time: clock.source)
-        try await simulator.start()
+        self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-runtime-\(UUID().uuidString)").path
+        ownsHome = home == nil
+        self.resume = resume
+        try FileManager.default.createDirectory(atPath: self.home, withIntermediateDirectories: true)
+        if let existing {
+            simulator = existing
+        } else {
+            simulator = LiveSimulator(options: options, time: clock.source)
+            try await simulator.start()
+        }
         var config = Config()
         config.endpoint = simulator.url
         configure(&config)
@@ -58,7 +70,8 @@ final class RuntimeHarness: @unchecked Sendable {
             config: config,
             access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
             audio: audio, tools: registry, mcp: mcp,
-            simulator: simulator, store: nil, terminal: terminal, screen: terminal.screen, problems: [], resume: nil,
+            simulator: existing == nil ? simulator : nil, store: store, terminal: terminal, screen: terminal.screen,
+            problems: [], resume: resume,
             events: events, time: clock.source, logger: logger, transport: wire)
     }
 
@@ -69,7 +82,7 @@ final class RuntimeHarness: @unchecked Sendable {
         let loop = HandedOver(ConversationLoop(
             launch: launch, events: events, paths: paths, time: clock.source, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }),
             launchedAt: clock.now))
-        let state = HandedOver(launch.initialState(demo: false, noAudio: false, resume: nil))
+        let state = HandedOver(launch.initialState(demo: false, noAudio: false, resume: resume))
         let finished = finished
         running = true
         let thread = Thread {
@@ -89,7 +102,8 @@ final class RuntimeHarness: @unchecked Sendable {
         }
         let launch = HandedOver(launch)
         await launch.value.stop()
-        try? FileManager.default.removeItem(atPath: home)
+        launch.value.store?.close()
+        if ownsHome { try? FileManager.default.removeItem(atPath: home) }
     }
 
     // MARK: - The user
