@@ -110,14 +110,17 @@ extension Reducer {
         guard let i = s.context.pending.firstIndex(where: { $0.change == change }) else { return [] }
         let done = s.context.pending.remove(at: i)
         guard applied else { return [] }
+        var fx: [Effect] = []
         if let name = done.persona {
             s.context.persona = name == Persona.none ? nil : name
-            s.ui.status = s.context.persona.map { "persona \($0)" } ?? "the config's own settings"
+            s.ui.status = nil
+            // Said and recorded, so the transcript tells which persona answered from here on.
+            fx += system(&s, s.context.persona.map { "now speaking as persona \($0)" } ?? "back to the config's own settings")
         } else if s.ui.status?.hasSuffix("…") == true {
             s.ui.status = nil
         }
-        if let greeting = done.greeting { return sendText(&s, greeting, now: now) }
-        return []
+        if let greeting = done.greeting { fx += sendText(&s, greeting, now: now) }
+        return fx
     }
 
     /// Calls to tools that are off are answered at once with an error the model can read.
