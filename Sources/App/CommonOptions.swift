@@ -20,6 +20,9 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("system-file"), help: ArgumentHelp("Read the system instruction from a file.", valueName: "file"))
     var systemFile: String?
 
+    @Option(help: ArgumentHelp("Start as this [[persona]] from the config (its instruction, voice, thinking and tools; flags still win).", valueName: "name"))
+    var persona: String?
+
     @Option(help: ArgumentHelp("PulseAudio source to record from (see `parley devices`).", valueName: "source"))
     var mic: String?
 
@@ -119,6 +122,12 @@ struct CommonOptions: ParsableArguments {
         } catch {
             throw ParleyError.config(file: file, line: nil, key: error.option, problem: "not accepted by \(error.model): \(error.hint)")
         }
+        var chosenPersona: Persona?
+        if let persona, persona.caseInsensitiveCompare(Persona.none) != .orderedSame {
+            let p = try c.persona(named: persona)
+            c.adopt(p)
+            chosenPersona = p
+        }
         if let thinking { c.modelOptions.thinkingLevel = thinking.lowercased() }
         if let language { c.modelOptions.languageCode = language }
         if affectiveDialog { c.modelOptions.affectiveDialog = true }
@@ -131,6 +140,7 @@ struct CommonOptions: ParsableArguments {
         let backend: LiveModel.Backend = c.usesVertex() ? .vertex : .geminiAPI
         if !c.modelChosen { c.model = LiveModel.defaultID(on: backend) }
         let chosen = model ?? c.model
+        if let p = chosenPersona, let problem = p.problem(on: chosen) { throw ParleyError.usage(problem) }
         do {
             try LiveModel.traits(of: chosen).check(c.modelOptions)
             try LiveModel.check(chosen, c.modelOptions, on: backend)

@@ -50,6 +50,10 @@ struct Config: Sendable, Equatable {
     var vertex = VertexSettings()
     /// `[auth]`: a command that prints tokens.
     var auth = AuthSettings()
+    /// `[[persona]]` entries, in the config's order.
+    var personas: [Persona] = []
+    /// The persona in use from the start (`--persona`), if any.
+    var persona: String?
 
     struct VertexSettings: Sendable, Equatable {
         /// True with `--vertex` or a `[vertex]` table (unless `enabled = false`); nil leaves it to
@@ -135,7 +139,7 @@ struct Config: Sendable, Equatable {
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
             "thinking", "thinking_budget", "language", "affective_dialog", "proactive_audio",
-            "vision", "vertex", "auth", "usage", "prices", "recording",
+            "vision", "vertex", "auth", "usage", "prices", "recording", "system_file", "persona",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -150,6 +154,14 @@ struct Config: Sendable, Equatable {
             voiceChosen = true
         }
         if let v = try reader.string(table, "system") ?? reader.string(table, "system_instruction") { systemInstruction = v }
+        if let path = try reader.string(table, "system_file") {
+            if table["system"] != nil || table["system_instruction"] != nil {
+                throw reader.error("system_file", "give system or system_file, not both")
+            }
+            let full = Self.path(path, besides: file)
+            guard let text = try? String(contentsOfFile: full, encoding: .utf8) else { throw reader.error("system_file", "cannot read \(full)") }
+            systemInstruction = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         if let v = try reader.string(table, "mode") {
             guard let m = Mode(rawValue: v) else { throw reader.error("mode", "must be \"ptt\" or \"open\"") }
             mode = m
@@ -278,6 +290,7 @@ struct Config: Sendable, Equatable {
             if let v = try reader.int(t, "call_timeout", section: "tools", range: 1...86_400) { tools.callTimeout = v }
             if let v = try reader.int(t, "mcp_start_timeout", section: "tools", range: 1...600) { tools.mcpStartTimeout = v }
         }
+        try applyPersonas(table, reader: reader, file: file)
         for i in mcp.indices {
             mcp[i].passEnv = tools.passEnv
             mcp[i].startTimeout = Double(tools.mcpStartTimeout)
@@ -390,6 +403,18 @@ struct Config: Sendable, Equatable {
             lines.append("date = \(q(o.date))")
             lines.append("source = \(q(o.source))")
         }
+        for p in personas {
+            lines.append("\n[[persona]]")
+            lines.append("name = \(q(p.name))")
+            if let v = p.system { lines.append("system = \(q(v))") }
+            if let v = p.voice { lines.append("voice = \(q(v))") }
+            if let v = p.thinking { lines.append("thinking = \(q(v))") }
+            if let v = p.greeting { lines.append("greeting = \(q(v))") }
+            if !p.tools.isEmpty {
+                lines.append("tools = { \(p.tools.sorted { $0.key < $1.key }.map { "\(q($0.key)) = \($0.value)" }.joined(separator: ", ")) }")
+            }
+        }
+        if let persona { lines.append("\n# started as persona \(q(persona))") }
         if !keys.isEmpty {
             lines.append("\n[keys]")
             for (k, v) in keys.sorted(by: { $0.key < $1.key }) { lines.append("\(k) = \(q(v))") }

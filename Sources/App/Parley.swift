@@ -12,7 +12,7 @@ struct Parley: ParsableCommand {
         discussion: """
             Without a subcommand parley opens the full-screen conversation. It needs GEMINI_API_KEY (or GOOGLE_API_KEY); `parley --demo` runs everything against a built-in simulator instead, with no key and no network.
 
-            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message (@path attaches an image; Tab completes it) · Ctrl-O attach an image · c camera/screen on/off · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · / search the transcript (n/N older/newer) · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
+            Keys: Space push-to-talk · v voice menu · p persona menu · E edit the system instruction in $VISUAL/$EDITOR · m push-to-talk/open mic · Tab or i type a message (@path attaches an image; Tab completes it) · Ctrl-O attach an image · c camera/screen on/off · t tool log (←→ turns tools on and off) · T thoughts · PgUp/PgDn/Home/End scroll · / search the transcript (n/N older/newer) · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,

@@ -4,6 +4,7 @@ public enum Command: String, Sendable, CaseIterable {
     case latencyStats, usageStats
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
     case toggleSharing, attachImage, toggleRecording
+    case personaMenu, editInstruction
     case search, searchOlder, searchNewer
 
     /// One line for the help overlay.
@@ -13,7 +14,7 @@ public enum Command: String, Sendable, CaseIterable {
         case .voiceMenu: return "choose a voice"
         case .toggleMicMode: return "switch push-to-talk / open mic"
         case .textInput: return "type a message (Enter sends, Esc leaves)"
-        case .toolLogFocus: return "focus the tool-call log (↑↓ select, Enter expand)"
+        case .toolLogFocus: return "tool-call log (↑↓ select, Enter expand; ←→ tools on/off)"
         case .help: return "this help"
         case .latencyStats: return "latency per turn: first words, audio, sound (p50/p95)"
         case .usageStats: return "usage per turn: tokens by modality, cost, context, budget"
@@ -30,6 +31,8 @@ public enum Command: String, Sendable, CaseIterable {
         case .retryNow: return "offline: reconnect now instead of waiting"
         case .toggleSharing: return "camera or screen sharing on or off"
         case .attachImage: return "attach an image to the next turn"
+        case .personaMenu: return "choose a persona (instruction, voice, thinking, tools)"
+        case .editInstruction: return "edit the system instruction in $VISUAL / $EDITOR"
         case .search: return "search the transcript as you type (Esc leaves)"
         case .searchOlder: return "the older search match (wraps)"
         case .searchNewer: return "the newer search match (wraps)"

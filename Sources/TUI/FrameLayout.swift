@@ -52,7 +52,8 @@ public struct FrameLayout: Sendable, Equatable {
                 toolLog = Rect(row: top, column: w - paneW, rows: bodyRows - box, columns: paneW)
             }
         } else if !log.collapsed && (!log.calls.isEmpty || log.focused) {
-            let wanted = log.focused && log.expanded ? 10 : 1 + min(4, max(1, log.calls.count))
+            let rows = log.showingTools ? min(8, log.tools.count) : min(4, log.calls.count)
+            let wanted = log.focused && log.expanded ? 10 : 1 + max(1, rows)
             let paneRows = min(wanted, max(2, bodyRows - 4))
             toolLog = Rect(row: bottom - paneRows, column: 0, rows: paneRows, columns: w)
             transcript = Rect(row: top, column: 0, rows: bodyRows - paneRows, columns: w)

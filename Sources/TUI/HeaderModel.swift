@@ -35,6 +35,10 @@ public struct HeaderModel: Sendable, Equatable {
     public var appName: String
     public var model: String
     public var voice: String
+    /// The `[[persona]]` in use, if any.
+    public var persona: String?
+    /// The instruction was edited by hand since the persona (or the config) set it.
+    public var instructionEdited = false
     public var connection: ConnectionState
     /// Seconds since the session started.
     public var sessionAge: Int?

@@ -1,4 +1,4 @@
-/// The two header rows: name, state, model, voice, DEMO; then session age, goAway, tokens, cost (with the
+/// The two header rows: name, state, persona (`*` once the instruction was edited), voice, model, DEMO; then session age, goAway, tokens, cost (with the
 /// budget's warning), context fill, latency, talk mode.
 public enum HeaderView {
     /// Rows the header takes.
@@ -11,6 +11,12 @@ public enum HeaderView {
         top.append(" ")
         let (stateText, stateRole) = state(m.connection)
         top.append("● " + stateText, stateRole)
+        if let p = m.persona {
+            top.append("  persona ", .dim)
+            top.append(TerminalText.sanitized(p, .singleLine) + (m.instructionEdited ? "*" : ""), .header)
+        } else if m.instructionEdited {
+            top.append("  instruction edited", .dim)
+        }
         if !m.voice.isEmpty { top.append("  voice ", .dim); top.append(m.voice, .header) }
         if !m.model.isEmpty { top.append("  " + m.model, .dim) }
         let demo = m.demo ? " DEMO " : ""

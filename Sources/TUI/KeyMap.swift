@@ -14,6 +14,8 @@ public struct KeyMap: Sendable, Equatable {
     public static let `default` = KeyMap(bindings: [
         .init(KeyChord(.character(" ")), .pushToTalk),
         .init(KeyChord(.character("v")), .voiceMenu),
+        .init(KeyChord(.character("p")), .personaMenu),
+        .init(KeyChord(.character("E")), .editInstruction),
         .init(KeyChord(.character("m")), .toggleMicMode),
         .init(KeyChord(.tab), .textInput),
         .init(KeyChord(.character("i")), .textInput),

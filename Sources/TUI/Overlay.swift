@@ -1,6 +1,8 @@
 /// A popup over the main screen.
 public enum Overlay: Sendable, Equatable {
     case voiceMenu(VoiceMenu)
+    /// The `[[persona]]` entries (the same filterable list; `style` holds each one's summary).
+    case personaMenu(VoiceMenu)
     /// The keys; `top` is the first line shown when the list is taller than the screen allows.
     case help(top: Int)
     /// Per-turn latency: each stage's turns, last, p50 and p95.

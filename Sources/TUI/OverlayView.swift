@@ -4,6 +4,7 @@ public enum OverlayView {
     public static func render(_ o: Overlay, screen: Size, keyMap: KeyMap) -> (rect: Rect, lines: [StyledLine]) {
         switch o {
         case .voiceMenu(let m): return voiceMenu(m, screen: screen)
+        case .personaMenu(let m): return voiceMenu(m, screen: screen, title: "Persona", empty: "no persona matches")
         case .help(let top): return helpBox(keyMap, top: top, screen: screen)
         case .latencyStats(let stats):
             let key = keyMap.keys(for: .latencyStats).first.map { "\($0) or " } ?? ""
@@ -97,12 +98,13 @@ public enum OverlayView {
             lines.append(l)
         }
         lines.append(StyledLine())
-        lines.append(StyledLine("Voice menu: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
+        lines.append(StyledLine("Voice and persona menus: ↑↓ move, type to filter, Enter choose, Esc close", .menu))
+        lines.append(StyledLine("Tool log: ←→ calls / tools; on tools, Space turns one on or off, a its server's", .menu))
         lines.append(StyledLine("Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave", .menu))
         return lines
     }
 
-    static func voiceMenu(_ m: VoiceMenu, screen: Size) -> (Rect, [StyledLine]) {
+    static func voiceMenu(_ m: VoiceMenu, screen: Size, title: String = "Voice", empty: String = "no voice matches") -> (Rect, [StyledLine]) {
         let list = m.filtered
         let nameW = max(8, (m.voices.map { DisplayWidth.of($0.name) }.max() ?? 8))
         var filterLine = StyledLine("filter: ", .menu)
@@ -112,21 +114,23 @@ public enum OverlayView {
         var start = 0
         if m.selection >= visible { start = m.selection - visible + 1 }
         var body = [filterLine]
-        if list.isEmpty { body.append(StyledLine("no voice matches", .menuDim)) }
+        if list.isEmpty { body.append(StyledLine(empty, .menuDim)) }
         for (i, v) in list.enumerated().dropFirst(start).prefix(visible) {
             let mark = v.name == m.current ? "●" : " "
-            let text = "\(mark) " + v.name.fitted(to: nameW) + "  " + v.style + " "
+            // The detail (a persona's summary) gives way to the screen's width.
+            let style = v.style.clipped(to: max(8, screen.columns - 14 - nameW))
+            let text = "\(mark) " + v.name.fitted(to: nameW) + "  " + style + " "
             if i == m.selection {
                 body.append(StyledLine(text, .menuSelected, fill: .menuSelected))
             } else {
                 var l = StyledLine("\(mark) ", v.name == m.current ? .menuCurrent : .menu)
                 l.append(v.name.fitted(to: nameW), v.name == m.current ? .menuCurrent : .menu)
-                l.append("  " + v.style + " ", .menuDim)
+                l.append("  " + style + " ", .menuDim)
                 body.append(l)
             }
         }
         let footer = list.count > visible ? "\(start + 1)-\(start + visible) of \(list.count)" : "Enter choose · Esc close"
-        return box(title: "Voice (\(m.voices.count))", body: body, screen: screen, footer: footer, minWidth: nameW + 20)
+        return box(title: "\(title) (\(m.voices.count))", body: body, screen: screen, footer: footer, minWidth: nameW + 20)
     }
 
     static func box(title: String, body: [StyledLine], screen: Size, footer: String?, minWidth: Int = 30) -> (Rect, [StyledLine]) {

@@ -21,7 +21,7 @@ public enum StatusLineView {
         func k(_ c: Command) -> String { km.keys(for: c).first?.description ?? "?" }
         if s.input != nil { return [("Enter", "send"), ("Esc", "leave"), ("Ctrl-U", "clear"), ("←→", "move")] }
         switch s.overlay {
-        case .voiceMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
+        case .voiceMenu?, .personaMenu?: return [("↑↓", "move"), ("type", "filter"), ("Enter", "choose"), ("Esc", "close")]
         case .confirm?: return [("y", "yes"), ("N", "no")]
         case .help?: return [("↑↓", "scroll"), ("any other key", "closes")]
         case .message?: return [("any key", "closes")]
@@ -34,7 +34,10 @@ public enum StatusLineView {
             if search.editor != nil { return [("Enter", "keep"), ("Esc", "leave"), ("type", "search as you type")] }
             return [(k(.searchOlder), "older"), (k(.searchNewer), "newer"), (k(.search), "search again"), ("Esc", "done")]
         }
-        if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }
+        if s.toolLog.focused, s.toolLog.showingTools {
+            return [("↑↓", "select"), ("Space", "on/off"), ("a", "all of its server"), ("←→", "calls"), ("Esc", "back")]
+        }
+        if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("←→", "tools"), ("c", "collapse"), ("Esc", "back")] }
         let talk: String
         switch s.header.pushToTalk {
         case .kittyHold: talk = "hold: talk"

@@ -167,6 +167,44 @@ public final class Terminal {
     /// then `render`).
     public func suspend() {
         guard !stopped else { return }
+        release()
+        // SIGSTOP, not raise(SIGTSTP): this may run on a Swift worker thread, which blocks SIGTSTP, so a raised
+        // SIGTSTP would stay pending and nothing would happen. The shell sees a stopped job either way.
+        let before = SignalState.continued.load(ordering: .sequentiallyConsistent)
+        kill(getpid(), SIGSTOP)
+        // kill() returns before the stop takes hold: wait for the SIGCONT, or the terminal would be taken
+        // again before the shell gets it.
+        while SignalState.continued.load(ordering: .sequentiallyConsistent) == before { usleep(5_000) }
+        // Resumed; the SIGCONT that woke us also set `.resumed`, which `retake` makes harmless.
+        retake()
+    }
+
+    /// Lends the terminal to a program run in the foreground (the user's editor): given back as for a suspend,
+    /// `body` runs, then the terminal is taken again. Meanwhile Ctrl-C and Ctrl-\ are the program's (parley
+    /// ignores them, as a shell does for its foreground job) and Ctrl-Z stops parley along with it; what they
+    /// left pending is dropped. Redraw everything afterwards.
+    public func lend<T>(_ body: () -> T) -> T {
+        guard !stopped else { return body() }
+        release()
+        let signals = [SIGINT, SIGQUIT, SIGTSTP]
+        let saved = UnsafeMutablePointer<sigaction>.allocate(capacity: signals.count)
+        defer { saved.deallocate() }
+        for (i, sig) in signals.enumerated() {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = sig == SIGTSTP ? SIG_DFL : SIG_IGN
+            sigaction(sig, &action, saved + i)
+        }
+        let value = body()
+        for (i, sig) in signals.enumerated() { sigaction(sig, saved + i, nil) }
+        let dropped: TerminalSignals = [.interrupt, .suspend, .resumed]
+        SignalState.pending.bitwiseAnd(~dropped.rawValue, ordering: .sequentiallyConsistent)
+        retake()
+        return value
+    }
+
+    /// Gives the terminal back without stopping: kitty flags popped, bracketed paste off, cursor shown,
+    /// alternate screen left, tty modes restored; `retake` undoes it.
+    private func release() {
         var tail = ""
         if kittyPushed { tail += "\u{1b}[<u" }
         if options.bracketedPaste { tail += "\u{1b}[?2004l" }
@@ -177,15 +215,6 @@ public final class Terminal {
         writeRaw(tail)
         if SignalState.hasSavedTermios { tcsetattr(0, TCSANOW, SignalState.savedTermios) }
         SignalState.active.store(0, ordering: .sequentiallyConsistent)
-        // SIGSTOP, not raise(SIGTSTP): this may run on a Swift worker thread, which blocks SIGTSTP, so a raised
-        // SIGTSTP would stay pending and nothing would happen. The shell sees a stopped job either way.
-        let before = SignalState.continued.load(ordering: .sequentiallyConsistent)
-        kill(getpid(), SIGSTOP)
-        // kill() returns before the stop takes hold: wait for the SIGCONT, or the terminal would be taken
-        // again before the shell gets it.
-        while SignalState.continued.load(ordering: .sequentiallyConsistent) == before { usleep(5_000) }
-        // Resumed; the SIGCONT that woke us also set `.resumed`, which `retake` makes harmless.
-        retake()
     }
 
     /// Takes the terminal over again after the process was stopped and continued (raw mode, hidden cursor,

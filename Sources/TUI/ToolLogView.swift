@@ -6,14 +6,22 @@ public enum ToolLogView {
         guard size.rows > 0, size.columns > 0 else { return [] }
         let w = size.columns
         var title = StyledLine("─ ", .border)
-        title.append("tool calls", m.focused ? .title : .border)
-        title.append(" (\(m.calls.count)) ", .border)
-        if m.focused { title.append("↑↓ Enter Esc ", .dim) }
+        if m.showingTools {
+            title.append("tools", m.focused ? .title : .border)
+            title.append(" (\(m.tools.filter(\.on).count) of \(m.tools.count) on) ", .border)
+            if m.focused { title.append("Space on/off ←→ ", .dim) }
+        } else {
+            title.append("tool calls", m.focused ? .title : .border)
+            title.append(" (\(m.calls.count)) ", .border)
+            if m.focused { title.append("↑↓ Enter ←→ tools ", .dim) }
+        }
         title = title.truncated(to: w)
         title.append(String(repeating: "─", count: max(0, w - title.width)), .border)
         var out = [title]
         let bodyRows = size.rows - 1
-        if m.calls.isEmpty {
+        if m.showingTools {
+            out += toolRows(m, width: w, rows: bodyRows)
+        } else if m.calls.isEmpty {
             if bodyRows > 0 { out.append(StyledLine(" none yet", .dim)) }
         } else {
             var blocks: [[StyledLine]] = []
@@ -39,6 +47,28 @@ public enum ToolLogView {
         out = Array(out.prefix(size.rows))
         while out.count < size.rows { out.append(StyledLine()) }
         return out.map { $0.padded(to: w) }
+    }
+
+    /// The tools, one a row (`●` on, `○` off, the server dimmed), scrolled to keep the selection in view.
+    static func toolRows(_ m: ToolLogModel, width w: Int, rows: Int) -> [StyledLine] {
+        guard rows > 0 else { return [] }
+        if m.tools.isEmpty { return [StyledLine(" no tools in this session", .dim)] }
+        let start = max(0, min(m.toolSelection - rows + 1, m.tools.count - rows))
+        return m.tools.enumerated().dropFirst(max(0, start)).prefix(rows).map { i, t in
+            let selected = m.focused && i == m.toolSelection
+            let state = t.on ? "on" : "off"
+            var line = StyledLine(selected ? "›" : " ", selected ? .selection : .normal)
+            line.append(t.on ? "● " : "○ ", t.on ? .toolOk : .dim)
+            let server = t.server.map { " (\(TerminalText.sanitized($0, .singleLine)))" } ?? ""
+            let room = max(1, w - 3 - 4)
+            let name = TerminalText.sanitized(t.name, .singleLine).elidedInMiddle(to: room)
+            line.append(name, t.on ? .toolName : .dim)
+            if DisplayWidth.of(name) + DisplayWidth.of(server) <= room { line.append(server, .dim) }
+            line = line.padded(to: w - 4)
+            line.append(state.leftPadded(to: 4), t.on ? .toolOk : .dim)
+            if selected { line = StyledLine(line.runs.map { StyledRun($0.text, .selection) }, fill: .selection) }
+            return line.truncated(to: w)
+        }
     }
 
     static func row(_ c: ToolCallEntry, width w: Int, selected: Bool) -> StyledLine {

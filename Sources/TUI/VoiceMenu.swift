@@ -1,4 +1,5 @@
-/// The voice menu's state: the list, the current voice, a type-to-filter string and the selection.
+/// The voice menu's state: the list, the current voice, a type-to-filter string and the selection. The persona
+/// menu is the same list of names with a line each.
 public struct VoiceMenu: Sendable, Equatable {
     public var voices: [VoiceOption]
     /// The voice in use, marked in the list.
@@ -46,7 +47,7 @@ public struct VoiceMenu: Sendable, Equatable {
         case .backspace:
             guard !filter.isEmpty else { return .none }
             filter.removeLast(); reselect()
-        case .character(let c) where !k.modifiers.contains(.control) && !k.modifiers.contains(.alt) && (c.isLetter || c == "-" || c == " "):
+        case .character(let c) where !k.modifiers.contains(.control) && !k.modifiers.contains(.alt) && (c.isLetter || c.isNumber || "-_ ".contains(c)):
             filter.append(c); reselect()
         case .character("u") where k.modifiers.contains(.control):
             filter = ""; reselect()

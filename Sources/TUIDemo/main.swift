@@ -165,7 +165,7 @@ let launchToFrame = processAge(at: firstFrame)
             case .changed: state.overlay = .confirm(c); return [.overlay]
             case .none: return []
             }
-        case .help, .message, .latencyStats, .usage, .pathPrompt:
+        case .help, .message, .latencyStats, .usage, .pathPrompt, .personaMenu:
             if e.kind == .release { return [] }
             state.overlay = nil; return .all
         }
@@ -238,7 +238,7 @@ let launchToFrame = processAge(at: firstFrame)
     case .toggleThoughts:
         state.transcript.setShowThoughts(!state.transcript.showThoughts)
         return .transcript
-    case .retryNow, .toggleSharing, .attachImage, .usageStats, .search, .searchOlder, .searchNewer, .toggleRecording: return []
+    case .retryNow, .toggleSharing, .attachImage, .usageStats, .personaMenu, .editInstruction, .search, .searchOlder, .searchNewer, .toggleRecording: return []
     }
 }
 

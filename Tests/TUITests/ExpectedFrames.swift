@@ -209,39 +209,39 @@ gemini  Sure — here is the forecast for tomorrow
  parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
  session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
 you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
-gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
-        bay.                                                                   │ run_shell {"cmd":"ls -… denied
-      · voice changed ┌─ Keys ──────────────────────────────────────────────────────────────────┐yo eve… running   1.5 s
-you     東京の天気は？│ Space         talk: hold Space (or tap to start, tap again to stop)     │
-gemini  Sure — here is│ v             choose a voice                                            │
-                      │ m             switch push-to-talk / open mic                            │
-                      │ Tab i         type a message (Enter sends, Esc leaves)                  │
-                      │ t             focus the tool-call log (↑↓ select, Enter expand)         │
-                      │ ?             this help                                                 │
-                      │ L             latency per turn: first words, audio, sound (p50/p95)     │
-                      │ $             usage per turn: tokens by modality, cost, context, budget │
-                      │ q             quit                                                      │
-                      │ Ctrl-C        interrupt the reply; quit when idle                       │
-                      │ PgUp          scroll the transcript up a page                           │
-                      │ PgDn          scroll the transcript down a page                         │
-                      │ Home          go to the start of the conversation                       │
-                      │ End           go to the newest line (follow)                            │
-                      │ Up            scroll up one line                                        │
-                      │ Down          scroll down one line                                      │
-                      │ e             export the transcript as Markdown                         │
-                      │ T             show or fold the model's thoughts                         │
-                      │ r             offline: reconnect now instead of waiting                 │
-                      │ c             camera or screen sharing on or off                        │
-                      │ Ctrl-O        attach an image to the next turn                          │
-                      │ /             search the transcript as you type (Esc leaves)            │
-                      │ n             the older search match (wraps)                            │
-                      │ N             the newer search match (wraps)                            │
-                      │ R             record the conversation's sound, or pause the recording   │
-                      │                                                                         │
-                      │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close            │
-                      │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave   │
-                      └──────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
+gemini  It's sunny┌─ Keys ──────────────────────────────────────────────────────────────────────────┐it… ok       420 ms
+        bay.      │ Space         talk: hold Space (or tap to start, tap again to stop)             │ -… denied
+      · voice chan│ v             choose a voice                                                    │ve… running   1.5 s
+you     東京の天気│ p             choose a persona (instruction, voice, thinking, tools)            │
+gemini  Sure — her│ E             edit the system instruction in $VISUAL / $EDITOR                  │
+                  │ m             switch push-to-talk / open mic                                    │
+                  │ Tab i         type a message (Enter sends, Esc leaves)                          │
+                  │ t             tool-call log (↑↓ select, Enter expand; ←→ tools on/off)          │
+                  │ ?             this help                                                         │
+                  │ L             latency per turn: first words, audio, sound (p50/p95)             │
+                  │ $             usage per turn: tokens by modality, cost, context, budget         │
+                  │ q             quit                                                              │
+                  │ Ctrl-C        interrupt the reply; quit when idle                               │
+                  │ PgUp          scroll the transcript up a page                                   │
+                  │ PgDn          scroll the transcript down a page                                 │
+                  │ Home          go to the start of the conversation                               │
+                  │ End           go to the newest line (follow)                                    │
+                  │ Up            scroll up one line                                                │
+                  │ Down          scroll down one line                                              │
+                  │ e             export the transcript as Markdown                                 │
+                  │ T             show or fold the model's thoughts                                 │
+                  │ r             offline: reconnect now instead of waiting                         │
+                  │ c             camera or screen sharing on or off                                │
+                  │ Ctrl-O        attach an image to the next turn                                  │
+                  │ /             search the transcript as you type (Esc leaves)                    │
+                  │ n             the older search match (wraps)                                    │
+                  │ N             the newer search match (wraps)                                    │
+                  │ R             record the conversation's sound, or pause the recording           │
+                  │                                                                                 │
+                  │ Voice and persona menus: ↑↓ move, type to filter, Enter choose, Esc close       │
+                  │ Tool log: ←→ calls / tools; on tools, Space turns one on or off, a its server's │
+                  │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave           │
+                  └──────────────────────────────────────────────────────────────── any key closes ─┘
                                                                                │
  mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
  spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
@@ -253,9 +253,11 @@ gemini  Sure — here is│ v             choose a voice                        
 yo┌─ Keys ──────────────────────────────────────────────────────────────────┐
 ge│ Space         talk: hold Space (or tap to start, tap again to stop)     │
   │ v             choose a voice                                            │
-  │ m             switch push-to-talk / open mic                            │
-yo│ Tab i         type a message (Enter sends, Esc leaves)                  │
-ge│ t             focus the tool-call log (↑↓ select, Enter expand)         │
+  │ p             choose a persona (instruction, voice, thinking, tools)    │
+yo│ E             edit the system instruction in $VISUAL / $EDITOR          │
+ge│ m             switch push-to-talk / open mic                            │
+  │ Tab i         type a message (Enter sends, Esc leaves)                  │
+  │ t             tool-call log (↑↓ select, Enter expand; ←→ tools on/off)  │
   │ ?             this help                                                 │
   │ L             latency per turn: first words, audio, sound (p50/p95)     │
   │ $             usage per turn: tokens by modality, cost, context, budget │
@@ -263,12 +265,10 @@ ge│ t             focus the tool-call log (↑↓ select, Enter expand)       
   │ Ctrl-C        interrupt the reply; quit when idle                       │
   │ PgUp          scroll the transcript up a page                           │
   │ PgDn          scroll the transcript down a page                         │
-  │ Home          go to the start of the conversation                       │
-  │ End           go to the newest line (follow)                            │
-─ │ Up            scroll up one line                                        │───
- g│ Down          scroll down one line                                      │ ms
- r│ e             export the transcript as Markdown                         │
- s│ ↓ 11 more                                                               │5 s
+─ │ Home          go to the start of the conversation                       │───
+ g│ End           go to the newest line (follow)                            │ ms
+ r│ Up            scroll up one line                                        │
+ s│ ↓ 14 more                                                               │5 s
  m└──────────────────────────────── ↑↓ PgUp PgDn scroll · other keys close ─┘
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  ↑↓ scroll  any other key closes
@@ -598,6 +598,142 @@ gemini  Sure — here is the forecast for tomorrow
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  Tab complete  Enter attach  Esc cancel
 """#,
+        "personaMenu_120x40": #"""
+ parley  ● live  persona Pirate  voice Puck  gemini-live-2.5-flash                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+   ┌─ Persona (4) ──────────────────────────────────────────────────────────────────────────────────────────────────┐
+   │ filter: type to filter                                                                                         │
+   │   none           the config's own settings                                                                     │
+   │ ● Pirate         Fenrir · −get_current_time · “Talk like a cheerful pirate. Keep every answer under three…”    │
+   │   Code reviewer  Charon · thinking high · +read_file +list_directory · “You review code: name the bug first…”  │
+   │   German tutor   Kore · “Speak German slowly; correct my mistakes gently, then…”                               │
+   └───────────────────────────────────────────────────────────────────────────────────── Enter choose · Esc close ─┘
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+        "personaMenu_80x24": #"""
+ parley  ● live  persona Pirate  voice Puck  gemini-live-2.5-flash        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+  ┌─ Persona (4) ───────────────────────────────────────────────────────────┐
+  │ filter: type to filter                                                  │
+  │   none           the config's own settings                              │
+  │ ● Pirate         Fenrir · −get_current_time · “Talk like a cheerful p…  │
+  │   Code reviewer  Charon · thinking high · +read_file +list_directory …  │
+  │   German tutor   Kore · “Speak German slowly; correct my mistakes gen…  │
+  └────────────────────────────────────────────── Enter choose · Esc close ─┘
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ ↑↓ move  type filter  Enter choose  Esc close
+"""#,
+        "personaTools_120x40": #"""
+ parley  ● live  persona Code reviewer*  voice Puck  gemini-live-2.5-flash                                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tools (4 of 6 on) Space on/off ←→ ────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ ● get_current_time                   on
+        bay.                                                                   │ ○ list_directory                    off
+      · voice changed to Kore                                                  │›● read_file                          on
+you     東京の天気は？ 😀 ありがとう                                           │ ○ google_search                     off
+gemini  Sure — here is the forecast for tomorrow                               │ ● read_text_file (files)             on
+                                                                               │ ● search_files (files)               on
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ tools: read_file on │ ↑↓ select  Space on/off  a all of its server  ←→ calls  Esc back
+"""#,
+        "personaTools_80x24": #"""
+ parley  ● live  persona Code reviewer*  voice Puck  gemini-live-2.5-fla… DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+─ tools (4 of 6 on) Space on/off ←→ ────────────────────────────────────────────
+ ● get_current_time                                                           on
+ ○ list_directory                                                            off
+›● read_file                                                                  on
+ ○ google_search                                                             off
+ ● read_text_file (files)                                                     on
+ ● search_files (files)                                                       on
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ tools: read_file on │ ↑↓ select  Space on/off  a all of its server  ←→ calls
+"""#,
         "recordingDemo_120x40": #"""
  parley  ● live  voice Puck  gemini-live-2.5-flash                                                         ● REC  DEMO
  session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
@@ -900,7 +1036,7 @@ gemini  Sure — here is the forecast for tomorrow
  parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
  session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
  no audio: PulseAudio is not running — text only
-you     What's the weather like in Tokyo today?                                │─ tool calls (3) ↑↓ Enter Esc ──────────
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ↑↓ Enter ←→ tools ─────
 gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │›get_weather (wx) {"cit… ok       420 ms
         bay.                                                                   │   args {"city":"Tokyo"}
       · voice changed to Kore                                                  │ result {"temp":21}
@@ -949,7 +1085,7 @@ gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
 you     東京の天気は？ 😀 ありがとう
 gemini  Sure — here is the forecast for tomorrow
 
-─ tool calls (3) ↑↓ Enter Esc ──────────────────────────────────────────────────
+─ tool calls (3) ↑↓ Enter ←→ tools ─────────────────────────────────────────────
 ›get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
    args {"city":"Tokyo"}
  result {"temp":21}

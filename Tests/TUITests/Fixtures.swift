@@ -6,6 +6,23 @@ import TUI
 enum Fixtures {
     static let voices: [VoiceOption] = Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }
 
+    /// Persona menu entries as the App makes them (name, summary).
+    static let personas: [VoiceOption] = [
+        VoiceOption(name: "none", style: "the config's own settings"),
+        VoiceOption(name: "Pirate", style: "Fenrir · −get_current_time · “Talk like a cheerful pirate. Keep every answer under three…”"),
+        VoiceOption(name: "Code reviewer", style: "Charon · thinking high · +read_file +list_directory · “You review code: name the bug first…”"),
+        VoiceOption(name: "German tutor", style: "Kore · “Speak German slowly; correct my mistakes gently, then…”"),
+    ]
+
+    static let toolSwitches: [ToolSwitch] = [
+        ToolSwitch(name: "get_current_time", on: true),
+        ToolSwitch(name: "list_directory", on: false),
+        ToolSwitch(name: "read_file", on: true),
+        ToolSwitch(name: "google_search", on: false),
+        ToolSwitch(name: "read_text_file", server: "files", on: true),
+        ToolSwitch(name: "search_files", server: "files", on: true),
+    ]
+
     static func state() -> UIState {
         var s = UIState()
         s.header = HeaderModel(model: "gemini-live-2.5-flash", voice: "Puck", connection: .live, sessionAge: 125,

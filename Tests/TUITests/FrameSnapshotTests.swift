@@ -21,6 +21,23 @@ final class FrameSnapshotTests: XCTestCase {
             menu.overlay = .voiceMenu(filtered)
             out.append(("voiceMenuFiltered_\(sz)", menu, r, c))
 
+            var personas = base
+            var personaMenu = VoiceMenu(voices: Fixtures.personas, current: "Pirate")
+            _ = personaMenu.handle(KeyEvent(.down))
+            personas.overlay = .personaMenu(personaMenu)
+            personas.header.persona = "Pirate"
+            out.append(("personaMenu_\(sz)", personas, r, c))
+
+            var edited = base
+            edited.header.persona = "Code reviewer"
+            edited.header.instructionEdited = true
+            edited.toolLog.focused = true
+            edited.toolLog.showingTools = true
+            edited.toolLog.tools = Fixtures.toolSwitches
+            edited.toolLog.toolSelection = 2
+            edited.status = "tools: read_file on"
+            out.append(("personaTools_\(sz)", edited, r, c))
+
             var help = base
             help.overlay = .help(top: 0)
             out.append(("help_\(sz)", help, r, c))
@@ -127,6 +144,10 @@ final class FrameSnapshotTests: XCTestCase {
 
     // One test per frame, so a failure names the frame that changed.
     func testBase_120x40() throws { try check("base_120x40") }
+    func testPersonaMenu_120x40() throws { try check("personaMenu_120x40") }
+    func testPersonaMenu_80x24() throws { try check("personaMenu_80x24") }
+    func testPersonaTools_120x40() throws { try check("personaTools_120x40") }
+    func testPersonaTools_80x24() throws { try check("personaTools_80x24") }
     func testBase_80x24() throws { try check("base_80x24") }
     func testConfirm_120x40() throws { try check("confirm_120x40") }
     func testConfirm_80x24() throws { try check("confirm_80x24") }

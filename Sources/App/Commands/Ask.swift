@@ -73,14 +73,17 @@ struct Ask: AsyncParsableCommand {
         if let clip { StandardStream.write(VideoAsk.line(for: clip, json: json), to: 1) }
         // A clip with sound is a spoken turn of its own; the question follows its answer.
         let clipSpoken = clip.map { !$0.audio.isEmpty } ?? false
-        var registry = ToolRegistry.builtIn(config.tools)
+        let persona = config.startingPersona
+        var registry = ToolRegistry.builtIn(config.toolSettings(offering: persona.map { [$0] } ?? []))
         let (mcp, problems) = await MCPServers.start(config.mcp, into: &registry, logger: Logger(label: "parley.mcp"))
         for p in problems { StandardStream.write("parley: \(TerminalText.sanitized(p))\n", to: 2) }
-        let tools = registry
+        // `--persona` turns tools on and off as in the app.
+        let tools = registry.keeping { config.toolOn($0.name, server: $0.server, under: persona) }
         let replyAudio = ReplyAudio()
         let latency = AskLatency()
         let usage = AskUsage(config: config)
         var oneTurn = config
+        oneTurn.googleSearch = config.toolOn("google_search", server: nil, under: persona)
         oneTurn.modelOptions = ToolCallPolicy.oneTurn(config.modelOptions, model: LiveModel.traits(of: config.model), tools: tools)
         let setup = oneTurn.setup(tools: tools.declarations, manualActivity: speech != nil || clip != nil, backend: access.backend)
         let session = LiveSession(

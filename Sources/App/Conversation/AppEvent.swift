@@ -38,6 +38,8 @@ enum AppEvent: Sendable {
     case vision(VisionEvent)
     /// The recording started, paused or failed (`ConversationRecorder`).
     case recording(RecordingEvent)
+    /// The editor opened on the instruction closed.
+    case instructionEdited(InstructionEdit)
 }
 
 /// Why an export did not happen, in words for the status line.

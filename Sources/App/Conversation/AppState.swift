@@ -69,6 +69,8 @@ struct AppState: Sendable {
     var vision = VisionState()
     /// The conversation's sound is being recorded (the header's REC mark).
     var recording = false
+    /// The persona, the instruction, thinking and the tools that are on.
+    var context = ContextState()
 
     init(config: Config, demo: Bool, audioAvailable: Bool, kitty: Bool) {
         talk = TalkState(mode: config.mode, kitty: kitty)

@@ -31,6 +31,11 @@ enum Effect: Sendable, Equatable {
     case vision(VisionCommand)
     /// Start or pause recording the conversation's sound (`ConversationRecorder`); answered by `.recording`.
     case recording(start: Bool)
+    /// Open the instruction in the user's editor, the terminal lent to it as for a suspend; reported back as
+    /// `.instructionEdited`.
+    case editInstruction(String)
+    /// Answer calls without running them (tools the user turned off).
+    case answerTools([FunctionResponse])
 }
 
 enum MicCommand: Sendable, Equatable {
@@ -78,6 +83,8 @@ enum SessionCommand: Sendable, Equatable {
     /// Change the instruction, tools and/or voice and keep the conversation (`LiveSession.changeContext`);
     /// reported back as `LiveEvent.contextChanged` or `.contextRefused`. Emit it with `Reducer.changeContext`.
     case changeContext(ContextChange, duringReply: Bool)
+    /// Move to a new connection with this thinking level (a persona's); `duringReply` as for a voice.
+    case changeThinking(String?, duringReply: Bool)
     /// Offline: try to reconnect now instead of waiting out the backoff.
     case retryNow
 }

@@ -53,6 +53,7 @@ extension Reducer {
             case .handled: return []
             case .leave: s.ui.toolLog.focused = false; return []
             case .none: break
+            case let action: return toggleTools(&s, action)
             }
         }
         // The key map ignores releases; push-to-talk needs them, so look the key up as a press.
@@ -64,14 +65,10 @@ extension Reducer {
 
     static func handleOverlayKey(_ s: inout AppState, _ overlay: Overlay, _ k: KeyEvent, now: Double) -> [Effect] {
         switch overlay {
-        case .voiceMenu(var menu):
-            switch menu.handle(k) {
-            case .none, .changed: s.ui.overlay = .voiceMenu(menu)
-            case .close: s.ui.overlay = nil
-            case .choose(let name):
-                s.ui.overlay = nil
-                return chooseVoice(&s, name)
-            }
+        case .voiceMenu(let menu):
+            return menuKey(&s, menu, k, shown: Overlay.voiceMenu, choose: chooseVoice)
+        case .personaMenu(let menu):
+            return menuKey(&s, menu, k, shown: Overlay.personaMenu, choose: choosePersona)
         case .help(let top):
             // The list scrolls where the screen is too short for it; any other key closes it.
             let end = OverlayView.helpMaxTop(keyMap: s.keyMap, screen: s.ui.screen)
@@ -122,6 +119,22 @@ extension Reducer {
             }
             showNextConfirmation(&s)
             return [.answerConfirmation(id: asked.id, yes: answer == .yes)]
+        }
+        return []
+    }
+
+    /// A key in the voice or the persona menu: both are the same filterable list.
+    static func menuKey(
+        _ s: inout AppState, _ menu: VoiceMenu, _ k: KeyEvent, shown: (VoiceMenu) -> Overlay,
+        choose: (inout AppState, String) -> [Effect]
+    ) -> [Effect] {
+        var menu = menu
+        switch menu.handle(k) {
+        case .none, .changed: s.ui.overlay = shown(menu)
+        case .close: s.ui.overlay = nil
+        case .choose(let name):
+            s.ui.overlay = nil
+            return choose(&s, name)
         }
         return []
     }
@@ -192,6 +205,15 @@ extension Reducer {
         case .attachImage:
             s.ui.overlay = .pathPrompt(LineEditor())
             return []
+        case .personaMenu:
+            return openPersonaMenu(&s, now: now)
+        case .editInstruction:
+            // The editor has the terminal until it exits: nothing may keep listening meanwhile, as for Ctrl-Z.
+            var fx: [Effect] = []
+            if s.talk.micIsOpen { fx = s.talk.closeMic(now: now, muted: s.talk.mode == .open) }
+            fx += s.talk.settleClosing()
+            s.talk.cancelGesture()
+            return fx + [.editInstruction(s.context.instruction ?? "")]
         case .search, .searchOlder, .searchNewer:
             return runSearch(&s, command)
         case .toggleRecording:

@@ -128,8 +128,10 @@ extension Reducer {
             fx += system(&s, "the connection is down: \(bytes / 32) ms of mic audio were not sent; the microphone is paused until it is back", error: true)
         case .contextChanged(let change, let route):
             fx += contextChanged(&s, change, via: route)
+            fx += contextSettled(&s, change, applied: true, now: now)
         case .contextRefused(let change, let refusal):
             fx += system(&s, "the context was not changed (\(change.summary)): \(refusal)", error: refusal != .unchanged)
+            fx += contextSettled(&s, change, applied: false, now: now)
         case .failed(let reason):
             s.latency.forget()
             s.link = .failed(reason: reason.codeAndReason)

@@ -13,13 +13,13 @@ extension Reducer {
         switch e {
         case .started(let path):
             s.recording = true
-            s.ui.status = "recording to \(path) (R pauses)"
+            s.status = .recording(path: path)
         case .stopped:
             s.recording = false
-            s.ui.status = "recording paused (R goes on in the same file)"
+            s.status = .recordingPaused
         case .failed(let f):
             s.recording = false
-            s.ui.status = f.message
+            s.status = .recordingFailed(f.message)
             fx = system(&s, f.description, error: true)
         case .fellBehind(let seconds):
             fx = system(&s, "the recording fell behind (the disk is slow): \(Int(seconds.rounded(.up))) s of sound or more is missing from it", error: true)

@@ -3,6 +3,23 @@ import TUI
 
 extension Reducer {
     static func toolCalls(_ s: inout AppState, _ calls: [FunctionCall], now: Double) -> [Effect] {
+        // Only tools that can be switched are checked: a name the session never offered is the runner's to refuse.
+        let off = Set(s.context.tools.filter { !$0.on }.map(\.name))
+        let isOff = { (c: FunctionCall) in off.contains(c.name) }
+        let refused = calls.filter(isOff)
+        var fx: [Effect] = []
+        if !refused.isEmpty {
+            let answers = refusedCalls(s, refused)
+            for (c, a) in zip(refused, answers) {
+                let text = a.response.compactText
+                s.ui.toolLog.calls.append(ToolCallEntry(
+                    id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, result: text, state: .error, duration: 0))
+                fx.append(.record(.tool(id: c.id, name: c.name, arguments: c.args.compactText, state: "error", result: text, duration: 0)))
+            }
+            fx.append(.answerTools(answers))
+        }
+        let calls = calls.filter { !isOff($0) }
+        guard !calls.isEmpty else { return fx }
         for c in calls {
             s.ui.toolLog.calls.append(ToolCallEntry(
                 id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, state: .running,
@@ -10,7 +27,7 @@ extension Reducer {
                 scheduling: s.toolPolicy.responseScheduling(of: c.name)?.rawValue))
             s.toolStarts[c.id] = now
         }
-        return [.runTools(calls)]
+        return fx + [.runTools(calls)]
     }
 
     static func cancelToolCalls(_ s: inout AppState, _ ids: [String], now: Double) -> [Effect] {

@@ -55,6 +55,8 @@ enum Reducer {
             fx = handleVision(&s, e, now: now)
         case .recording(let e):
             fx = handleRecording(&s, e)
+        case .instructionEdited(let outcome):
+            fx = instructionEdited(&s, outcome)
         case .changeContext(let change):
             fx = changeContext(&s, change)
         }
@@ -62,6 +64,7 @@ enum Reducer {
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
         if s.voice != before.voice { fx.append(.rememberVoice(s.voice)) }
         fx += visionCommands(&s)
+        refreshContext(&s)
         refreshHeader(&s, now: now)
         return fx
     }

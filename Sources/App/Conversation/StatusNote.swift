@@ -22,6 +22,15 @@ enum StatusNote: Sendable, Equatable {
     /// Where the search is (`SearchState.status`: which match of how many, or none).
     case search(String)
     case noSearchYet
+    case recording(path: String)
+    case recordingPaused
+    case recordingFailed(String)
+    case noPersonas
+    case switchingPersona(String?)
+    case instructionUnchanged
+    case instructionEmpty
+    case applyingInstruction
+    case toolsChanged(String)
 
     var text: String {
         switch self {
@@ -46,6 +55,24 @@ enum StatusNote: Sendable, Equatable {
         case .sharing(let source, false): "\(source) off — nothing is captured"
         case .search(let text): text
         case .noSearchYet: "no search yet: / searches the transcript"
+        case .recording(let path): "recording to \(path) (R pauses)"
+        case .recordingPaused: "recording paused (R goes on in the same file)"
+        case .recordingFailed(let message): message
+        case .noPersonas: "no personas: add [[persona]] entries to the config (see the README)"
+        case .switchingPersona(let name?): "switching to persona \(name)…"
+        case .switchingPersona(nil): "going back to the config's own settings…"
+        case .instructionUnchanged: "instruction unchanged — nothing to apply"
+        case .instructionEmpty: "the file was empty — the instruction stays as it was"
+        case .applyingInstruction: "applying the edited instruction…"
+        case .toolsChanged(let words): "tools: " + words
+        }
+    }
+
+    /// A change of persona or instruction on its way (cleared once the session says it took effect).
+    var isContextChangePending: Bool {
+        switch self {
+        case .switchingPersona, .applyingInstruction: true
+        default: false
         }
     }
 

@@ -20,6 +20,8 @@ protocol ConversationTerminal: AnyObject {
     func suspend()
     /// Takes the terminal again after the process was continued from outside.
     func retake()
+    /// Gives the terminal to `body` (an editor in the foreground) and takes it again after.
+    func lend<T>(_ body: () -> T) -> T
     /// Gives the terminal back for good.
     func stop()
 }

@@ -18,9 +18,7 @@ final class EffectRunner {
         self.screen = screen
         self.events = events
         self.paths = paths
-        toolRunner = ToolRunner(registry: launch.tools, policy: ToolCallPolicy(
-            model: LiveModel.traits(of: launch.config.model), setup: launch.session.setup, registry: launch.tools,
-            configured: launch.config.tools.scheduling))
+        toolRunner = ToolRunner(registry: launch.tools, policy: launch.toolPolicy)
     }
 
     /// Runs one effect; returns the events it reports at once.
@@ -79,6 +77,12 @@ final class EffectRunner {
             }
             if start { return [.recording(recorder.start())] }
             return recorder.stop().map { [.recording($0)] } ?? []
+        case .editInstruction(let text):
+            let outcome = launch.terminal.lend { InstructionEditor.edit(text) }
+            screen.invalidate()
+            return [.screenSize(launch.terminal.screenSize), .instructionEdited(outcome)]
+        case .answerTools(let answers):
+            session.sendToolResponse(answers)
         }
         return []
     }
@@ -98,6 +102,10 @@ final class EffectRunner {
             }
         case .changeContext(let change, let duringReply):
             session.changeContext(prepared(change, for: session.setup), duringReply: duringReply)
+        case .changeThinking(let level, let duringReply):
+            session.reconfigure(requireHandle: session.hasResumptionHandle || duringReply) {
+                $0.generationConfig?.thinkingConfig = level.map { ThinkingConfig(thinkingLevel: $0) }
+            }
         case .switchMode(let mode, let duringReply):
             var c = launch.config
             c.mode = mode

@@ -46,9 +46,10 @@ struct Launch {
             ? SoundDevices.none("no audio (--no-audio): type with Tab")
             : SoundDevices.pulse(config: config, events: events, time: time) { [logger] in logger.warning("\($0)") }
         let audio = AudioIO(devices: devices, config: config, events: events, time: time)
-        var registry = ToolRegistry.builtIn(config.tools, time: time)
+        // Built-in tools a persona may turn on are registered from the start; the setup offers those that are on.
+        var registry = ToolRegistry.builtIn(config.toolSettings(offering: config.personas), time: time)
         let (mcp, mcpProblems) = await MCPServers.start(config.mcp, into: &registry, logger: logger)
-        problems += mcpProblems
+        problems += mcpProblems + config.unknownPersonaTools(in: registry)
 
         var store: TranscriptStore?
         if let resume {
@@ -92,9 +93,13 @@ struct Launch {
         time: TimeSource, logger: Logger, transport: any LiveTransport = WebSocketTransport()
     ) -> Launch {
         var problems = problems
+        let context = ContextState(config: config, registry: tools)
+        var setupConfig = config
+        setupConfig.googleSearch = false
+        let offered = context.setupTools(context.toolsOn)
         let session = LiveSession(
             configuration: access.configuration(
-                setup: config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt, backend: access.backend)),
+                setup: setupConfig.setup(tools: offered, manualActivity: config.mode == .ptt, backend: access.backend)),
             transport: transport,
             logger: logger,
             playback: { audio.perform(SpeakerCommand($0)) },
@@ -153,9 +158,9 @@ struct Launch {
         state.recording = recorder?.isRecording == true
         state.ui.header.recording = state.recording
         if let why = vision.unavailable { state.ui.transcript.append(.error, "\(why) — going on without it") }
+        state.context = ContextState(config: config, registry: tools)
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
-        state.toolPolicy = ToolCallPolicy(
-            model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
+        state.toolPolicy = toolPolicy
         if let resume {
             Self.showEarlier(resume, in: &state.ui.transcript)
             // A torn last line was cut off before adding to the file: say that once, not also that it was not read.
@@ -171,9 +176,18 @@ struct Launch {
             if store?.path == resume.transcript { state.carryRecorded = true }
         }
         state.status = demo ? .demo : nil
+        Reducer.refreshContext(&state)
         Reducer.refreshHeader(&state, now: 0)
         Reducer.refreshUsage(&state)
         return state
+    }
+
+    /// How each function runs: from a setup that declares every tool, so one turned on later runs as the
+    /// config says too.
+    var toolPolicy: ToolCallPolicy {
+        var all = session.setup
+        all.tools = config.setup(tools: tools.declarations, manualActivity: config.mode == .ptt).tools
+        return ToolCallPolicy(model: LiveModel.traits(of: config.model), setup: all, registry: tools, configured: config.tools.scheduling)
     }
 
     /// Gives everything back in order; the terminal last but one, so the shell gets a clean screen.

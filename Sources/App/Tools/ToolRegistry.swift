@@ -43,6 +43,13 @@ struct ToolRegistry: Sendable {
 
     mutating func register(_ tool: ToolDefinition) { tools[tool.name] = tool }
 
+    /// The same registry with only the tools `keep` accepts.
+    func keeping(_ keep: (ToolDefinition) -> Bool) -> ToolRegistry {
+        var r = self
+        r.tools = tools.filter { keep($0.value) }
+        return r
+    }
+
     /// The MCP server a tool belongs to, for the log.
     func server(of name: String) -> String? { tools[name]?.server }
 

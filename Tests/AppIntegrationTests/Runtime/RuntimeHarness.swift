@@ -246,6 +246,7 @@ final class GridTerminal: ConversationTerminal, @unchecked Sendable {
     }
     func suspend() {}
     func retake() {}
+    func lend<T>(_ body: () -> T) -> T { body() }
     func stop() {}
 }
 
