@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

@@ -3,6 +3,7 @@ import Foundation
 import Live
 import LiveSimulator
 import Logging
+import NIOCore
 import ParleyTesting
 import ParleyTime
 import PulseAudio
@@ -34,16 +35,20 @@ final class RuntimeHarness: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
 
-    /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop.
+    /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop. With a `canceller`, the
+    /// fake devices run it as PulseAudio's streams do (far end on write, near end on each chunk);
+    /// `simulatorLoops` gives the simulator event loops of its own (NIO's shared ones otherwise).
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
+         canceller: WebRTCCanceller? = nil, simulatorLoops: (any EventLoopGroup)? = nil,
          configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
-        mic = FakeAudioSource(time: clock.source)
-        speaker = FakeAudioSink(time: clock.source)
+        mic = FakeAudioSource(time: clock.source, canceller: canceller)
+        speaker = FakeAudioSink(time: clock.source, canceller: canceller)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-runtime-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        simulator = LiveSimulator(options: options, time: clock.source)
+        simulator = simulatorLoops.map { LiveSimulator(options: options, eventLoopGroup: $0, time: clock.source) }
+            ?? LiveSimulator(options: options, time: clock.source)
         try await simulator.start()
         var config = Config()
         config.endpoint = simulator.url
@@ -52,7 +57,7 @@ final class RuntimeHarness: @unchecked Sendable {
         var registry = ToolRegistry.builtIn(config.tools, time: clock.source)
         let logger = Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let (mcp, _) = await MCPServers.start([], into: &registry, logger: logger)
-        let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events,
+        let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker, canceller: canceller), config: config, events: events,
                             time: clock.source)
         launch = Launch.assemble(
             config: config,
