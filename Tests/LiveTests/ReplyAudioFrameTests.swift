@@ -22,6 +22,8 @@ final class ReplyAudioFrameTests: XCTestCase {
             #"{"server_content":{"model_turn":{"parts":[{"inline_data":{"mime_type":"audio/pcm","data":"AAEC_wABAgMEBQYH"}}]}}}"#,
             #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC_w"}},{"inlineData":{"data":"AAECAw=="}}]}}}"#,
             #"{"serverContent":{"modelTurn":{"parts":[]}}}"#,
+            // Bits after the last byte: Foundation ignores them, and so both readers do.
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"QR=="}}]}}}"#,
             " \r\n\t{ \"serverContent\" : { \"modelTurn\" : { \"parts\" : [ { \"inlineData\" : { \"data\" : \"AAE=\" } } ] } } } \n",
         ]
         for f in frames {
@@ -46,7 +48,6 @@ final class ReplyAudioFrameTests: XCTestCase {
             #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":""}}]}}}"#,
             #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"}}]}}} x"#,
             #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"}}]}}"#,
-            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"QR=="}}]}}}"#,
             #"{"setupComplete":{}}"#,
         ]
         for f in others { XCTAssertNil(fast(f), f) }
