@@ -46,6 +46,8 @@ def parse(path):
     """Self and inclusive Ir per function of one callgrind file: {name: [self, inclusive]}, object per name."""
     names = {"fn": {}, "ob": {}}
     cost = defaultdict(lambda: [0, 0])
+    calls = defaultdict(int)
+    callee = None
     objects = {}
     fn = None
     ob = None
@@ -85,12 +87,13 @@ def parse(path):
             elif line.startswith("cob="):
                 name("ob", line[4:])
             elif line.startswith("cfn=") or line.startswith("cfni="):
-                name("fn", line.split("=", 1)[1])
+                callee = name("fn", line.split("=", 1)[1])
             elif line.startswith("calls="):
                 after_calls = True
+                calls[callee] += int(line[6:].split()[0])
             elif line.startswith("totals:") or line.startswith("summary:"):
                 totals = int(line.split()[1])
-    return cost, objects, totals
+    return cost, objects, totals, calls
 
 
 def demangle(symbols):
@@ -119,22 +122,27 @@ def main():
     ap.add_argument("seconds", type=float)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--json")
+    ap.add_argument("--dump", default="*.1-*", help="which dump's files (callgrind_control -d makes *.N-TT)")
     a = ap.parse_args()
 
-    files = sorted(glob.glob(os.path.join(a.dir, "*.1-*")))
+    files = sorted(glob.glob(os.path.join(a.dir, a.dump)))
     if not files:
         sys.exit(f"instructions: no dump of the conversation in {a.dir} (did the benchmark reach its end mark?)")
     client = defaultdict(lambda: [0, 0])
     objects = {}
     client_total = 0
+    calls = defaultdict(int)
     simulator_total = 0
     threads = 0
     for path in files:
-        cost, objs, totals = parse(path)
+        cost, objs, totals, called = parse(path)
         total = totals if totals is not None else sum(v[0] for v in cost.values())
-        if any("SimulatorConnectionHandler" in f for f in cost):
+        # Swift's mangling abbreviates repeated words, so look for the module and the type's last word.
+        if any("13LiveSimulator" in f and "ConnectionHandler" in f for f in cost):
             simulator_total += total
             continue
+        for f, n in called.items():
+            calls[f] += n
         threads += 1
         client_total += total
         for f, (s, i) in cost.items():
@@ -142,17 +150,24 @@ def main():
             client[f][1] += i
         objects.update(objs)
 
-    readable = demangle(client.keys())
+    readable = demangle(set(client.keys()) | set(calls.keys()))
+    # The conversation's length from the mic chunks fed (20 ms each): right for a whole run, and for a snapshot
+    # taken with `callgrind_control -d` partway through.
+    chunks = sum(n for f, n in calls.items() if re.search(r"^FakeAudioSource\.feed\(", readable[f]))
+    if chunks:
+        a.seconds = chunks * 0.02
     per_second = client_total / a.seconds
     print(f"parley: {client_total:,} instructions in {a.seconds:g} s of conversation = {per_second / 1e6:,.1f} M/s "
           f"({threads} threads; the simulator's own thread, {simulator_total / a.seconds / 1e6:,.1f} M/s, is not counted)")
 
-    print("\nstages (inclusive: each with what it calls)")
+    print("\nstages (inclusive: each with what it calls; per call too)")
     stages = {}
     for label, pattern in STAGES:
         inc = sum(v[1] for f, v in client.items() if re.search(pattern, readable[f]))
-        stages[label.strip()] = inc
-        print(f"  {label:<58} {inc / a.seconds / 1e6:9.2f} M/s {100 * inc / max(1, client_total):5.1f} %")
+        n = sum(c for f, c in calls.items() if re.search(pattern, readable[f]))
+        stages[label.strip()] = {"instructions": inc, "calls": n}
+        per_call = f"{inc / n:12,.0f} per call ({n:,} calls)" if n else ""
+        print(f"  {label:<58} {inc / a.seconds / 1e6:9.2f} M/s {100 * inc / max(1, client_total):5.1f} %  {per_call}")
 
     by_module = defaultdict(int)
     for f, (s, _) in client.items():
