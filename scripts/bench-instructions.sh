@@ -54,7 +54,7 @@ objcopy --strip-debug "$bin" "$work/parley-tests"
 PARLEY_BENCH=1 valgrind --tool=callgrind --separate-threads=yes \
     --zero-before='*ConversationBenchmark*starts*' --dump-before='*ConversationBenchmark*ends*' \
     --callgrind-out-file="$work/callgrind.out" \
-    "$work/parley-tests" AppTests.ConversationBenchmarkTests/testOneMinuteOfOpenMicConversation >"$work/run.log" 2>&1 || {
+    "$work/parley-tests" AppIntegrationTests.ConversationBenchmarkTests/testOneMinuteOfOpenMicConversation >"$work/run.log" 2>&1 || {
     tail -40 "$work/run.log" >&2
     echo "bench-instructions: the benchmark failed (log above)" >&2
     exit 1

@@ -46,13 +46,17 @@ enum FuzzParsers {
         guard let path = scratch("session.jsonl", data) else { return }
         guard let records = try? TranscriptStore.read(path) else { return }
         _ = TranscriptStore.markdown(records, title: "fuzz")
+        _ = ResumeSeed(records, model: LiveModel.defaultID)
+        // `--resume` adding to the file: whatever its tail, it is cut back to whole lines.
+        (try? TranscriptStore(continuing: path))?.close()
     }
 
     /// The state files: the remembered voice and the resumption handle (checked for age as `--resume` does).
     static func state(_ data: Data) {
         guard let path = scratch("state.json", data) else { return }
         _ = RememberedState.load(path)
-        _ = ResumeStore(path: path).usable(model: LiveModel.defaultID)
+        let handles = ResumeStore(path: path)
+        _ = handles.handle(for: handles.load()?.transcript ?? "", model: LiveModel.defaultID)
     }
 
     /// Terminal input read in pieces (the first byte picks where the reads end), then mapped to commands.

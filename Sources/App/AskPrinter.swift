@@ -153,7 +153,7 @@ final class AskPrinter {
         case .textQueued(let id, _, let waiting): return obj("textQueued", ["id": .number(Double(id)), "waiting": .number(Double(waiting))])
         case .queuedTextSent(let ids): return obj("queuedTextSent", ["ids": .array(ids.map { .number(Double($0)) })])
         case .textNotQueued(let id, let limit): return obj("textNotQueued", ["id": .number(Double(id)), "limit": .number(Double(limit))])
-        case .turnResent(let typed): return obj("turnResent", ["typed": .bool(typed)])
+        case .turnResent(let text): return obj("turnResent", ["typed": .bool(text != nil)])
         case .replyStalled(let finding, let recovery):
             return obj("replyStalled", ["finding": .string(finding.description), "recovery": .string(recovery == .nudge ? "nudge" : "resume")])
         case .freshSession(let cause):
@@ -161,6 +161,8 @@ final class AskPrinter {
             case .handleRefused(let r): return obj("freshSession", ["cause": .string("handleRefused"), "code": .number(Double(r.code)), "reason": .string(r.reason)])
             case .handleExpired(let age): return obj("freshSession", ["cause": .string("handleExpired"), "age": .number(age)])
             }
+        case .contextChanged(_, let route): return obj("contextChanged", ["via": .string("\(route)")])
+        case .contextRefused(_, let refusal): return obj("contextRefused", ["reason": .string("\(refusal)")])
         case .closed: return nil
         }
     }

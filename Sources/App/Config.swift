@@ -42,6 +42,8 @@ struct Config: Sendable, Equatable {
 
     // Vision (images, camera, screen): all of it lives in Vision/VisionSettings.swift.
     var vision = VisionSettings()
+    /// `[recording]`: the conversation's sound beside its transcript (Recording/RecordingSettings.swift).
+    var recording = RecordingSettings()
     /// The model was chosen by a flag or the config file (otherwise each backend has its own default).
     var modelChosen = false
     /// `[vertex]`: Vertex AI instead of the Gemini API.
@@ -133,7 +135,7 @@ struct Config: Sendable, Equatable {
             "model", "voice", "system", "system_instruction", "mode", "endpoint", "api_key", "mic", "speaker", "theme",
             "echo_cancel", "playback_buffer_ms", "transcript_dir", "google_search", "log_file", "vad", "keys", "tools", "mcp",
             "thinking", "thinking_budget", "language", "affective_dialog", "proactive_audio",
-            "vision", "vertex", "auth", "usage", "prices",
+            "vision", "vertex", "auth", "usage", "prices", "recording",
         ]
         for key in table.keys where !known.contains(key) {
             throw reader.error(key, "unknown setting (known: \(known.sorted().joined(separator: ", ")))")
@@ -188,6 +190,7 @@ struct Config: Sendable, Equatable {
             if let v = try reader.int(vad, "silence_duration_ms", section: "vad", range: 0...10000) { silenceDurationMs = v }
         }
         if let t = try reader.table(table, "vision") { try vision.apply(t, reader: reader) }
+        if let t = try reader.table(table, "recording") { try recording.apply(t, reader: reader) }
         if let t = try reader.table(table, "vertex") {
             for key in t.keys where !["enabled", "project", "location"].contains(key) {
                 throw reader.error(key, "unknown setting (known: enabled, project, location)", section: "vertex")
@@ -364,6 +367,7 @@ struct Config: Sendable, Equatable {
             lines.append("confirm = \(q(server.confirm ? "always" : "never"))")
         }
         lines += vision.printed
+        lines += recording.printed
         if vertex.enabled != nil || vertex.project != nil || vertex.location != nil {
             lines.append("\n[vertex]")
             if let v = vertex.enabled { lines.append("enabled = \(v)") }

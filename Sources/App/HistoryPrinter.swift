@@ -186,8 +186,8 @@ struct HistoryPrinter {
                 }
             }
             switch r.kind {
-            case "user": row("You", r.text ?? "")
-            case "model": row("Gemini", (r.text ?? "") + (r.interrupted == true ? " (interrupted)" : ""))
+            case "user": row("You", (r.recordingMark.map { $0 + " " } ?? "") + (r.text ?? ""))
+            case "model": row("Gemini", (r.recordingMark.map { $0 + " " } ?? "") + (r.text ?? "") + (r.interrupted == true ? " (interrupted)" : ""))
             case "system": row("", r.text ?? "", .dim)
             case "error": row("", r.text ?? "", .error)
             case "tool": row("tool", "\(r.toolName ?? "?") — \(r.state ?? "?")", .dim)

@@ -12,7 +12,7 @@ struct Parley: ParsableCommand {
         discussion: """
             Without a subcommand parley opens the full-screen conversation. It needs GEMINI_API_KEY (or GOOGLE_API_KEY); `parley --demo` runs everything against a built-in simulator instead, with no key and no network.
 
-            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message (@path attaches an image; Tab completes it) · Ctrl-O attach an image · c camera/screen on/off · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
+            Keys: Space push-to-talk · v voice menu · m push-to-talk/open mic · Tab or i type a message (@path attaches an image; Tab completes it) · Ctrl-O attach an image · c camera/screen on/off · t tool log · T thoughts · PgUp/PgDn/Home/End scroll · / search the transcript (n/N older/newer) · ? help · q or Ctrl-C quit (Ctrl-C first interrupts a reply).
 
             Files: config $XDG_CONFIG_HOME/parley/config.toml, themes $XDG_CONFIG_HOME/parley/themes/, transcripts $XDG_DATA_HOME/parley/, state and log $XDG_STATE_HOME/parley/.
             """,
@@ -27,18 +27,26 @@ struct Parley: ParsableCommand {
     @OptionGroup var demoFlag: DemoFlag
     var demo: Bool { demoFlag.demo }
 
-    @Flag(help: "Continue the last conversation (its resumption handle lasts 2 hours).")
-    var resume = false
+    @Option(
+        help: ArgumentHelp(
+            "Continue a saved conversation (default: the latest; an ID or a unique prefix as `parley history` prints it): through its resumption handle within 2 hours, else in a new session seeded with what was said.",
+            valueName: "id"))
+    var resume: String?
+
+    @Flag(help: "Record the conversation's sound (your mic left, the model right) beside its transcript; R starts and stops it.")
+    var record = false
 
     @Flag(name: .customLong("print-config"), help: "Print the merged configuration (secrets redacted) and exit.")
     var printConfig = false
 
     /// The conversation runs on the process's main thread: its loop blocks in `poll`, which must not hold one of
     /// the concurrency pool's threads (an async `main` runs on them and parks the main thread). The subcommands
-    /// are async and run in a task while the main thread waits. `--camera` may stand without a device.
+    /// are async and run in a task while the main thread waits. `--camera` may stand without a device, `--resume`
+    /// without an ID.
     static func main() {
         do {
-            var command = try parseAsRoot(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+            let arguments = ResumePlan.normalized(VisionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(arguments)
             if var async = command as? AsyncParsableCommand {
                 try waitFor { try await async.run() }
             } else {
@@ -56,6 +64,7 @@ struct Parley: ParsableCommand {
         NetworkThreads.useOne()
         var config = try report { try common.resolve() }
         visionOptions.apply(to: &config.vision)
+        if record { config.recording.enabled = true }
         let paths = Paths()
         config.voice = RememberedState.startVoice(config, remembered: .load(paths.stateFile))
         if printConfig {
@@ -64,16 +73,20 @@ struct Parley: ParsableCommand {
         }
         if !demo { try report { try config.checkAccessOffline() } }
         FileLogHandler.bootstrap(path: config.logFile ?? paths.defaultLogFile)
-        var resumed: (ResumeStore.Saved, age: Double)?
-        if resume {
-            switch ResumeStore(path: paths.resumeFile).usable(model: config.model) {
-            case .success(let r): resumed = r
-            case .failure(let e): throw report(e)
+        var resumed: ResumePlan?
+        if let resume {
+            let chosen = ResumePlan.Chosen(
+                model: common.model != nil, voice: common.voice != nil, system: common.system != nil || common.systemFile != nil)
+            resumed = try report {
+                try ResumePlan.make(
+                    resume, directory: config.transcriptDir ?? paths.transcripts, handles: ResumeStore(path: paths.resumeFile),
+                    config: &config, chosen: chosen)
             }
         }
         let app = InteractiveApp(
             config: config, demo: demo, noAudio: common.noAudio, resume: resumed, paths: paths, time: time,
             launchedAt: launchedAt)
+        resumed = nil  // the app lets the records go once they are on screen; nothing here keeps them
         let status: Int32
         do {
             status = try app.run()

@@ -6,6 +6,8 @@ public enum ClientMessage: Sendable, Equatable {
     case realtimeInput(RealtimeInput)
     case clientContent(ClientContent)
     case toolResponse(ToolResponse)
+    /// A new system instruction and/or tools mid-session (models that take it: `LiveModel.contextUpdate`).
+    case contextUpdate(ContextUpdate)
 
     /// The wire name of the message's single top-level key.
     public var kind: String {
@@ -14,6 +16,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .realtimeInput: "realtimeInput"
         case .clientContent: "clientContent"
         case .toolResponse: "toolResponse"
+        case .contextUpdate: "contextUpdate"
         }
     }
 }
@@ -92,6 +95,7 @@ extension ClientMessage: Codable {
         case "realtimeInput": self = .realtimeInput(try c.decode(RealtimeInput.self, forKey: AnyKey(key)))
         case "clientContent": self = .clientContent(try c.decode(ClientContent.self, forKey: AnyKey(key)))
         case "toolResponse": self = .toolResponse(try c.decode(ToolResponse.self, forKey: AnyKey(key)))
+        case "contextUpdate": self = .contextUpdate(try c.decode(ContextUpdate.self, forKey: AnyKey(key)))
         default: throw LiveProtocolError.invalidClientMessage("unknown client message \(key)")
         }
     }
@@ -104,6 +108,7 @@ extension ClientMessage: Codable {
         case .realtimeInput(let v): try c.encode(v, forKey: key)
         case .clientContent(let v): try c.encode(v, forKey: key)
         case .toolResponse(let v): try c.encode(v, forKey: key)
+        case .contextUpdate(let v): try c.encode(v, forKey: key)
         }
     }
 }

@@ -41,18 +41,25 @@ public enum LiveEvent: Sendable, Equatable {
     /// Mic audio was not kept: the hand-over took too long (the oldest beyond the bound) or the session is
     /// offline (held audio beyond a short window is dropped and no more is held until the connection is back).
     case heldAudioDropped(bytes: Int)
-    /// A typed turn (the id `sendText` returned) waits for the connection; `waiting` typed turns are queued.
+    /// A typed turn (the id `sendText` returned) waits for the connection, or behind a turn not answered
+    /// yet; `waiting` typed turns are queued.
     case textQueued(id: Int, text: String, waiting: Int)
-    /// Queued typed turns were sent, in this order, on a connection that just went live.
+    /// Queued typed turns were sent, in this order (on a connection that just went live, or after an answer).
     case queuedTextSent(ids: [Int])
     /// A typed turn could not be queued: too many are waiting already.
     case textNotQueued(id: Int, limit: Int)
-    /// A user turn that had no answer yet when its connection closed was sent again on the new one.
-    case turnResent(typed: Bool)
+    /// A user turn that had no answer yet when its connection closed was sent again on the new one: `text`
+    /// is the typed turn's (its echo comes again), nil for a spoken turn.
+    case turnResent(text: String?)
     /// The conversation moves to a new session on the service, seeded with the conversation so far.
     case freshSession(ConnectionMachine.FreshSessionCause)
     /// The reply watchdog noticed a silent failure and is recovering (a nudge first, then a resume).
     case replyStalled(ReplyWatchdog.Finding, recovery: ReplyWatchdog.Recovery)
+    /// A context change (`LiveSession.changeContext`) took effect, by this route: from the next reply on the
+    /// model works under it.
+    case contextChanged(ContextChange, via: ContextChange.Route)
+    /// A context change was not applied; the conversation goes on as it was.
+    case contextRefused(ContextChange, ContextChange.Refusal)
     /// The session cannot continue (fatal close, or reconnects exhausted).
     case failed(CloseReason)
     /// `close()` finished.

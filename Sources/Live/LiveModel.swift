@@ -274,6 +274,7 @@ extension LiveModel {
             lines.append("  thinking: \(thinking) · affective dialog: \(m.affectiveDialog ? "yes" : "no") · proactive audio: \(proactive)")
             lines.append("  typed text: \(m.midSessionClientContent ? "clientContent" : "realtimeInput.text") · functions: \(m.defaultFunctionBehavior.map { "\($0.rawValue) by default, scheduling" } ?? "synchronous only") · turn coverage: \(m.defaultTurnCoverage)")
             lines.append("  " + backendLine(m.id))
+            lines.append("  " + contextUpdateLine(m.id))
         }
         for (alias, target) in aliases.sorted(by: { $0.key < $1.key }) {
             lines.append("\(alias)  (\(target) by another name\(alias == vertexDefaultID ? "; the default on Vertex AI" : ""))")

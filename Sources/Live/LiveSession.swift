@@ -171,6 +171,14 @@ public final class LiveSession: Sendable {
         deliver(later)
     }
 
+    /// Changes the system instruction, the tools and/or the voice of the conversation without losing it: a
+    /// `contextUpdate` where the model takes one and the voice stays, else a resume on a new connection with
+    /// the changed setup (see `reconfigure`); reported as `.contextChanged` or `.contextRefused`.
+    /// `duringReply`: the model is answering (a resume then waits for a handle that covers the reply).
+    public func changeContext(_ change: ContextChange, duringReply: Bool = false) {
+        run(.changeContext(change, duringReply: duringReply))
+    }
+
     /// Whether a resumption handle under its lifetime is held.
     public var hasResumptionHandle: Bool {
         let now = time.now()

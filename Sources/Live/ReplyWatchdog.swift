@@ -52,9 +52,10 @@ public struct ReplyWatchdog: Sendable {
     /// The largest sample magnitude that still counts as silence.
     var quietPeak: Int { Int(32768 * pow(10, policy.quietDBFS / 20)) }
 
-    /// A user turn or a tool response went out: a reply is due.
+    /// A user turn or a tool response went out: a reply is due. Measured from the oldest input still waiting:
+    /// a later turn does not push the deadline back (a silent server would be noticed later and later).
     public mutating func expectReply(now: Double) {
-        waitingSince = now
+        if waitingSince == nil { waitingSince = now }
         quietAudio = 0
     }
 

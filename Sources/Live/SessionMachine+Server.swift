@@ -42,7 +42,7 @@ extension SessionMachine {
 
     /// The end of an earlier reply; a turn still waiting for its answer keeps the watchdog armed.
     private mutating func interrupted() {
-        if pending == nil { watchdog?.reset() }
+        if pending.isEmpty { watchdog?.reset() }
         out.append(.playback(.flush))
         emit(.interrupted)
     }
@@ -50,7 +50,7 @@ extension SessionMachine {
     private mutating func inputTranscription(_ text: String, finished: Bool) {
         step(.turnStarted)
         // A typed turn's echo is not new speech.
-        if pending?.text == nil { log.append(role: "user", text) }
+        if pending.last(where: { $0.connection == connection.liveID })?.text == nil { log.append(role: "user", text) }
         emit(.inputTranscription(text, finished: finished))
     }
 
@@ -113,7 +113,7 @@ extension SessionMachine {
         let reported = turnEndReported
         turnEndReported = content.turnComplete != true
         guard !reported else { return }
-        if pending == nil { watchdog?.reset() }
+        if pending.isEmpty { watchdog?.reset() }
         out.append(.playback(.turnComplete))
         emit(.turnComplete(reason: content.turnCompleteReason))
         step(.turnEnded)

@@ -18,25 +18,43 @@ extension SessionMachine {
         }
     }
 
-    /// A connection went live: seed a fresh session, send again the turn its predecessor left unanswered, then
-    /// what was held, then the first queued typed turn.
+    /// A connection went live: seed a fresh session, bring its context up to date, send again the oldest turn
+    /// its predecessors left unanswered, then what was held; the other unanswered turns follow one per answer,
+    /// then the queued typed turns (`sendNextQueued`).
     mutating func goLive(_ id: Int, resumed: Bool) {
         guard case .waiting(let waiting) = wire else { return }
         wire = .live(.none)
         if !resumed, !log.isEmpty {
             write(.clientContent(ClientContent(turns: log.contents, turnComplete: false)), to: id)
         }
+        catchUpContext(on: id, resumed: resumed)
         let carry = if case .holding(_, true) = waiting.audio { true } else { false }
-        if let p = pending, p.connection != id, !p.resent, !(carry && p.text == nil) {
-            out.append(.log(.info, "sending the unanswered \(p.text == nil ? "spoken" : "typed") turn again on the new connection"))
-            for m in p.messages { write(m, to: id) }
-            pending?.resent = true
-            out.append(.emit(.turnResent(typed: p.text != nil)))
+        let dropped = pending.filter { $0.resent || (carry && $0.text == nil) }
+        if !dropped.isEmpty {
+            // Push-to-talk is open again (the user speaks anew), or it was sent again once already.
+            out.append(.log(.info, "not sending again \(dropped.count) unanswered turn(s) (\(carry ? "speaking again" : "sent again once already"))"))
+            pending.removeAll { $0.resent || (carry && $0.text == nil) }
         }
+        let resending = resendNext(on: id)
         var held = waiting.held
         if carry, held.first != .realtimeInput(.activityStart) { held.insert(.realtimeInput(.activityStart), at: 0) }
         for m in held { write(m, to: id) }
-        sendNextQueued()
+        if !resending { sendNextQueued() }
+    }
+
+    /// Sends again, on live connection `id`, the oldest turn a connection that is gone left unanswered; false
+    /// when there is none.
+    mutating func resendNext(on id: Int) -> Bool {
+        guard let i = pending.firstIndex(where: { $0.connection != id }) else { return false }
+        let p = pending[i]
+        out.append(.log(.info, "sending the unanswered \(p.text == nil ? "spoken" : "typed") turn again on the new connection"
+            + (pending.count > 1 ? " (\(pending.count - 1) more after its answer)" : "")))
+        for m in p.messages { out.append(.send(m, connection: id)) }
+        pending[i].connection = id
+        pending[i].resent = true
+        watchdog?.expectReply(now: now)
+        out.append(.emit(.turnResent(text: p.text)))
+        return true
     }
 
     /// User input: straight to the live connection, or held for the next one.
@@ -101,10 +119,10 @@ extension SessionMachine {
         out.append(.send(message, connection: id))
         switch message {
         case .clientContent(let c) where c.turnComplete == true:
-            pending = PendingTurn(messages: [message], text: c.turns?.map(\.text).joined(separator: " "), connection: id)
+            pending.append(PendingTurn(messages: [message], text: c.turns?.map(\.text).joined(separator: " "), connection: id))
             watchdog?.expectReply(now: now)
         case .realtimeInput(.text(let text)):
-            pending = PendingTurn(messages: [message], text: text, connection: id)
+            pending.append(PendingTurn(messages: [message], text: text, connection: id))
             watchdog?.expectReply(now: now)
         case .toolResponse:
             watchdog?.expectReply(now: now)
@@ -118,7 +136,7 @@ extension SessionMachine {
             wire = .live(bytes <= limits.heldAudio ? .open(sent: sent, bytes: bytes) : .openTooLong)
         case .realtimeInput(.activityEnd):
             if case .live(.open(let sent, _)) = wire {
-                pending = PendingTurn(messages: sent + [message], text: nil, connection: id)
+                pending.append(PendingTurn(messages: sent + [message], text: nil, connection: id))
             }
             wire = .live(.none)
             watchdog?.expectReply(now: now)
@@ -127,11 +145,15 @@ extension SessionMachine {
         }
     }
 
-    /// The model answered (its first output for the turn): the pending turn needs no resend.
+    /// The model answered (its first output since the turn went out): the turns on the live wire need no
+    /// resend (the server read them all; it answers several at once as it sees fit). Turns waiting to be sent
+    /// again are not answered by it.
     mutating func answered() {
         watchdog?.replied()
-        guard let p = pending else { return }
-        pending = nil
-        if let text = p.text { log.appendTurn(role: "user", text) }
+        guard let id = connection.liveID else { return }
+        for p in pending where p.connection == id {
+            if let text = p.text { log.appendTurn(role: "user", text) }
+        }
+        pending.removeAll { $0.connection == id }
     }
 }

@@ -5,9 +5,10 @@ import Logging
 /// by field, transport opens and closes, timer fires, network changes), with the time it happened, and returns
 /// actions for `LiveSession` to carry out (write to a connection, open or close one, arm the timer, report an
 /// event, hand audio to playback). It owns the `ConnectionMachine` and the `ReplyWatchdog`, holds input while
-/// no connection is live, queues typed turns while offline, sends an unanswered turn again on the next
-/// connection, reopens push-to-talk activity after a hand-over, and seeds a fresh session with the
-/// conversation so far. It does no I/O and reads no clock.
+/// no connection is live, queues typed turns while offline or while an earlier turn waits for its answer (one
+/// question, one answer), sends every unanswered turn again on the next connection (in order, one per answer),
+/// reopens push-to-talk activity after a hand-over, and seeds a fresh session with the conversation so far.
+/// It does no I/O and reads no clock.
 public struct SessionMachine: Sendable {
     /// How much input is kept while no connection is live.
     public struct Limits: Sendable, Equatable {
@@ -51,6 +52,10 @@ public struct SessionMachine: Sendable {
         case toolResponse([FunctionResponse])
         /// The next connection's setup; move to it once it is safe.
         case reconfigure(Setup, requireHandle: Bool)
+        /// Change the instruction, tools or voice of the conversation without losing it (see
+        /// `SessionMachine+Context`); `duringReply`: the model is answering, so a resume waits for a handle
+        /// that covers the reply.
+        case changeContext(ContextChange, duringReply: Bool)
         /// A handle saved by an earlier run, `age` seconds old.
         case restoreHandle(Secret, age: Double)
         case opened(connection: Int)
@@ -114,30 +119,40 @@ public struct SessionMachine: Sendable {
         case dropping
     }
 
-    /// The last user turn written to the wire, until the model answers it.
+    /// A user turn written to the wire, until the model answers it.
     struct PendingTurn: Sendable, Equatable {
         var messages: [ClientMessage]
         /// The typed text, for the conversation log once answered; nil for a spoken turn.
         var text: String?
+        /// The connection it was last written on; on any other it waits to be sent again.
         var connection: Int
+        /// Sent again once already: a connection that closes before its answer again does not get it a third
+        /// time (a turn that makes the server close would otherwise loop), unless the watchdog moved on.
         var resent = false
     }
 
     public private(set) var connection: ConnectionMachine
-    public private(set) var setup: Setup
+    public internal(set) var setup: Setup
     public let limits: Limits
     var wire: Wire = .waiting(Waiting())
     /// Connections opened and not yet closed; frames and closes from any other are stale.
     private(set) var open: Set<Int> = []
-    /// Typed turns waiting: while offline, and behind one another once back (one answer each).
+    /// Typed turns waiting: while offline, and behind an unanswered turn (one answer each).
     private(set) var textQueue: [(id: Int, text: String)] = []
     /// The id of the last typed turn taken.
     public private(set) var lastTextID = 0
-    var pending: PendingTurn?
+    /// User turns written to the wire and not answered yet, oldest first. Those written on a connection that
+    /// is gone are sent again on the next, one per answer, before the queued typed turns.
+    var pending: [PendingTurn] = []
     var watchdog: ReplyWatchdog?
     var log = ConversationLog()
     /// The end of the model's current turn was already reported (by `generationComplete` or `waitingForInput`).
     var turnEndReported = false
+    /// The setup written on the current connection (without its handle), moved on by each `contextUpdate`:
+    /// what the model there was told.
+    var sentSetup: Setup?
+    /// Context changes that wait for a connection to go live under them, to be reported then.
+    var unreportedChanges: [ContextChange] = []
     /// The deadline the shell's timer is set for.
     private var armed: Double?
     /// The actions of the input being handled, in order, and its time.
@@ -187,6 +202,7 @@ public struct SessionMachine: Sendable {
             guard !isClosed else { break }
             wire = .closed
             perform(connection.handle(.stop, now: now))
+            refuseUnreportedChanges()
             out.append(.emit(.closed))
         case .retryNow:
             step(.retryNow(evenIfLive: false))
@@ -214,6 +230,8 @@ public struct SessionMachine: Sendable {
         case .reconfigure(let setup, let requireHandle):
             self.setup = setup
             step(.handoverRequested(requireHandle: requireHandle))
+        case .changeContext(let change, let duringReply):
+            changeContext(change, duringReply: duringReply)
         case .restoreHandle(let secret, let age):
             _ = connection.handle(.resumptionHandle(secret), now: now - age)
         case .opened(let id):
@@ -255,13 +273,14 @@ public struct SessionMachine: Sendable {
         }
     }
 
-    /// A typed turn goes out at once when live and nothing is queued before it; otherwise it is queued (and
-    /// the connection is asked to hurry), or refused past the limit.
+    /// A typed turn goes out at once when live and no turn waits before it (queued, or unanswered: a server
+    /// reading several turns back to back answers only the last); otherwise it is queued (and the connection
+    /// is asked to hurry), or refused past the limit.
     private mutating func typed(_ text: String) {
         lastTextID += 1
         let id = lastTextID
         guard !isClosed else { return }
-        if textQueue.isEmpty, let live = connection.liveID, isLive {
+        if textQueue.isEmpty, pending.isEmpty, let live = connection.liveID, isLive {
             write(typedTurn(text), to: live)
             step(.turnStarted)
         } else if textQueue.count >= limits.queuedText {
@@ -279,9 +298,12 @@ public struct SessionMachine: Sendable {
             ? .clientContent(.userText(text)) : .realtimeInput(.text(text))
     }
 
-    /// Sends the next queued typed turn when nothing else waits for an answer.
+    /// Sends the next turn when nothing on the live wire waits for an answer: first an unanswered one from a
+    /// connection that is gone, then the next queued typed turn.
     mutating func sendNextQueued() {
-        guard pending == nil, !textQueue.isEmpty, let id = connection.liveID, isLive else { return }
+        guard let id = connection.liveID, isLive, !pending.contains(where: { $0.connection == id }) else { return }
+        if resendNext(on: id) { return }
+        guard !textQueue.isEmpty else { return }
         let next = textQueue.removeFirst()
         write(typedTurn(next.text), to: id)
         out.append(.emit(.queuedTextSent(ids: [next.id])))
@@ -296,21 +318,21 @@ public struct SessionMachine: Sendable {
         }
     }
 
-    /// The watchdog noticed a silent failure. A nudge sends the unanswered turn again on the same connection
-    /// (a stuck model answers a repeated question; an empty `realtimeInput.text` is not known to help and may
-    /// be refused); with nothing to send again (silence after a tool response), or when the nudge did not
-    /// help, the session moves to a new connection with its handle, where the turn is sent again.
+    /// The watchdog noticed a silent failure. A nudge sends the oldest unanswered turn again on the same
+    /// connection (a stuck model answers a repeated question; an empty `realtimeInput.text` is not known to
+    /// help and may be refused); with nothing to send again (silence after a tool response), or when the nudge
+    /// did not help, the session moves to a new connection with its handle, where the turns are sent again.
     mutating func recover(_ finding: ReplyWatchdog.Finding, _ recovery: ReplyWatchdog.Recovery) {
-        if recovery == .nudge, let p = pending, let id = connection.liveID, isLive {
+        if recovery == .nudge, let id = connection.liveID, isLive, let p = pending.first(where: { $0.connection == id }) {
             out.append(.log(.warning, "reply watchdog: \(finding); sending the turn again"))
             out.append(.emit(.replyStalled(finding, recovery: .nudge)))
-            for m in p.messages { write(m, to: id) }
+            for m in p.messages { out.append(.send(m, connection: id)) }
             return
         }
         out.append(.log(.warning, "reply watchdog: \(finding); resuming on a new connection"))
         out.append(.emit(.replyStalled(finding, recovery: .resume)))
         watchdog?.reset()
-        pending?.resent = false
+        for i in pending.indices { pending[i].resent = false }
         perform(connection.handle(.retryNow(evenIfLive: true), now: now))
     }
 
@@ -327,7 +349,10 @@ public struct SessionMachine: Sendable {
                 var resumption = setup.sessionResumption ?? SessionResumptionConfig()  // keeps `transparent` (Vertex)
                 resumption.handle = handle
                 setup.sessionResumption = resumption
-                if open.contains(id) { write(.setup(setup), to: id) }
+                if open.contains(id) {
+                    sentSetup = self.setup
+                    write(.setup(setup), to: id)
+                }
             case .live(let id, let resumed):
                 out.append(.emit(.setupComplete(resumed: resumed)))
                 if case .waiting(let w) = wire, let since = w.handoverSince {
@@ -343,6 +368,7 @@ public struct SessionMachine: Sendable {
                 out.append(.emit(.reconnecting(attempt: attempt, delay: delay, after: after)))
             case .fail(let reason):
                 out.append(.emit(.failed(reason)))
+                refuseUnreportedChanges()
             case .freshSession(let cause):
                 out.append(.log(.info, "starting a fresh session: \(cause)"))
                 out.append(.emit(.freshSession(cause)))

@@ -36,8 +36,30 @@ enum ReplyScript {
         return .speak(answer(to: userText))
     }
 
-    /// The full reply text for a turn.
-    static func reply(_ text: String, turn: Int) -> String { "\(text) That's turn \(turn) of our chat." }
+    /// The full reply text for a turn, opening as the system instruction asks (see ``opening(in:)``).
+    static func reply(_ text: String, turn: Int, instruction: String? = nil) -> String {
+        let body = "\(text) That's turn \(turn) of our chat."
+        return opening(in: instruction).map { "\($0) \(body)" } ?? body
+    }
+
+    /// The one kind of instruction the simulated model can be seen to follow: `Begin every reply with "…"`
+    /// (or `Start every reply with`, any case, straight or curly quotes). A real model honours it too, so a test
+    /// or a demo persona can tell that a new instruction took effect.
+    static func opening(in instruction: String?) -> String? {
+        guard let instruction else { return nil }
+        let lower = instruction.lowercased()
+        for lead in ["begin every reply with ", "start every reply with "] {
+            guard let r = lower.range(of: lead) else { continue }
+            let rest = instruction[r.upperBound...].drop { $0 == " " }
+            guard let open = rest.first, "\"“'‘".contains(open) else { continue }
+            let close: Character = open == "“" ? "”" : open == "‘" ? "’" : open
+            let body = rest.dropFirst()
+            guard let end = body.firstIndex(of: close) else { continue }
+            let text = body[..<end].trimmingCharacters(in: .whitespaces)
+            if !text.isEmpty { return text }
+        }
+        return nil
+    }
 
     /// What the model says once every tool call of the turn has its response.
     static func afterTools(_ results: [(call: Call, response: JSONValue)]) -> String {

@@ -40,6 +40,14 @@ enum SetupCheck {
 }
 
 extension SetupCheck {
+    /// The close for a system instruction over the model's input window (tokens counted as parley estimates
+    /// them: UTF-8 bytes / 4), or nil.
+    static func problem(instruction: Content?, model: LiveModel) -> CloseReason? {
+        guard let text = instruction?.text else { return nil }
+        let tokens = ContextChange.estimatedTokens(text)
+        return tokens > model.inputTokenLimit ? .tooManyTokens(tokens, limit: model.inputTokenLimit) : nil
+    }
+
     /// The model id from a Vertex AI name: `projects/P/locations/L/publishers/google/models/M` or, in express
     /// mode, `publishers/google/models/M`; nil for any other form.
     static func vertexModelID(_ name: String) -> String? {
@@ -102,6 +110,17 @@ extension CloseReason {
     /// 1007: `clientContent` after the conversation started, on a model that takes only realtime input.
     static func clientContentNotAllowed(_ model: String) -> CloseReason {
         CloseReason(code: 1007, reason: "client_content is not supported after the first realtime input for \(model); send text as realtime_input.text instead.")
+    }
+
+    /// 1007: `contextUpdate` on a model that does not take it. The service's text for an unknown message field
+    /// (as proto JSON parsing words it); no capture of this refusal is published, so the wording is assumed.
+    static func contextUpdateNotSupported(_ model: String) -> CloseReason {
+        CloseReason(code: 1007, reason: "Invalid JSON payload received. Unknown name \"contextUpdate\": Cannot find field. (\(model))")
+    }
+
+    /// 1007: the input (here the system instruction) is over the model's window.
+    static func tooManyTokens(_ count: Int, limit: Int) -> CloseReason {
+        CloseReason(code: 1007, reason: "The input token count (\(count)) exceeds the maximum number of tokens allowed (\(limit)).")
     }
 
     /// The reason as a close frame carries it: at most 123 bytes of UTF-8, cut where the limit falls (the

@@ -45,6 +45,8 @@ struct SimulatedSession {
         var model = LiveModel.traits(of: LiveModel.defaultID)
         /// Declared function name → how the model runs it.
         var behaviors: [String: LiveModel.FunctionBehavior] = [:]
+        /// The system instruction's text: the part the reply script can honour is read from it.
+        var instruction: String?
     }
 
     /// A reply waiting for `replyDelay` to pass.
@@ -172,6 +174,7 @@ struct SimulatedSession {
             }
             return receiveContent(content, now: now)
         case (.live, .toolResponse(let response)): return receiveToolResponse(response, now: now)
+        case (.live, .contextUpdate(let update)): return receiveContextUpdate(update)
         case (.closed, _): return []
         }
     }
@@ -244,7 +247,9 @@ struct SimulatedSession {
             }
         }
         config.model = LiveModel.traits(of: id)
-        if let problem = SetupCheck.problem(setup, model: config.model) ?? SetupCheck.problem(setup, backend: backend) {
+        if let problem = SetupCheck.problem(setup, model: config.model) ?? SetupCheck.problem(setup, backend: backend)
+            ?? SetupCheck.problem(instruction: setup.systemInstruction, model: config.model)
+        {
             return close(problem)
         }
         if let modalities = setup.generationConfig?.responseModalities {
@@ -282,8 +287,8 @@ struct SimulatedSession {
         config.transcribeInput = setup.inputAudioTranscription != nil
         config.transcribeOutput = setup.outputAudioTranscription != nil
         config.resumption = setup.sessionResumption != nil
-        config.declaredTools = Set((setup.tools ?? []).flatMap { $0.functionDeclarations ?? [] }.map(\.name))
-        for name in config.declaredTools { config.behaviors[name] = config.model.behavior(of: name, in: setup) }
+        declare(setup.tools, in: setup)
+        config.instruction = setup.systemInstruction?.text
         config.silence = detection?.silenceDurationMs.map { .milliseconds(max(20, $0)) } ?? options.defaultSilenceDuration
         config.startSensitivityLow = detection?.startOfSpeechSensitivity == "START_SENSITIVITY_LOW"
         synth = VoiceSynth(voiceName: config.voice)
@@ -293,7 +298,7 @@ struct SimulatedSession {
         let record = SetupRecord(
             connection: connection, sessionID: sessionID, model: model, voiceName: setup.voiceName, resumed: resumed,
             resumptionRequested: config.resumption, automaticActivityDetection: config.automaticActivity,
-            declaredTools: config.declaredTools.sorted())
+            declaredTools: config.declaredTools.sorted(), systemInstruction: config.instruction)
         directory.record {
             $0.setups.append(record)
             $0.backends.append(backend)
@@ -311,6 +316,41 @@ struct SimulatedSession {
         if let after = options.goAwayAfter { actions.append(.schedule(.goAway, after: after)) }
         if let after = options.dropAfter { actions.append(.schedule(.drop, after: after)) }
         return actions
+    }
+
+    private mutating func declare(_ tools: [Tool]?, in setup: Setup) {
+        config.declaredTools = Set((tools ?? []).flatMap { $0.functionDeclarations ?? [] }.map(\.name))
+        config.behaviors = [:]
+        for name in config.declaredTools { config.behaviors[name] = config.model.behavior(of: name, in: setup) }
+    }
+
+    // MARK: - Context updates
+
+    /// `contextUpdate`: only where the model table says the model takes it on this backend (an unconfirmed one
+    /// is refused too, so parley's fallback is what gets tested there); it must carry at least one of its two
+    /// fields, and its tools are checked as a setup's. From the next reply on the model follows it: the reply
+    /// script reads the new instruction, and only the listed tools are called.
+    private mutating func receiveContextUpdate(_ update: ContextUpdate) -> [Action] {
+        let name = LiveModel.resourceName(config.model.id)
+        guard LiveModel.contextUpdate(of: config.model.id, on: backend) == .yes || config.model.id.hasPrefix("sim-") else {
+            return close(.contextUpdateNotSupported(name))
+        }
+        guard !update.isEmpty else { return close(.invalidArgument) }
+        if let problem = SetupCheck.problem(instruction: update.systemInstruction, model: config.model) { return close(problem) }
+        var probe = Setup(model: name, tools: update.tools)
+        if let tools = update.tools {
+            if let problem = SetupCheck.problem(probe, model: config.model) ?? SetupCheck.problem(probe, backend: backend) {
+                return close(problem)
+            }
+            probe.tools = tools
+            declare(tools, in: probe)
+        }
+        if let instruction = update.systemInstruction { config.instruction = instruction.text }
+        let record = ContextUpdateRecord(
+            connection: connection, systemInstruction: update.systemInstruction?.text,
+            declaredTools: update.tools.map { _ in config.declaredTools.sorted() })
+        directory.record { $0.contextUpdates.append(record) }
+        return []
     }
 
     private func makeVAD(sampleRate: Int) -> EnergyVAD {
@@ -450,7 +490,7 @@ struct SimulatedSession {
             if pending.isComplete {
                 pendingTools = nil
                 let results = pending.calls.map { (call: $0.call, response: pending.responses[$0.id] ?? .null) }
-                let text = ReplyScript.reply(ReplyScript.afterTools(results), turn: pending.turn)
+                let text = ReplyScript.reply(ReplyScript.afterTools(results), turn: pending.turn, instruction: config.instruction)
                 actions += scheduleStart(PendingStart(turn: pending.turn, intent: .speak(text)), now: now)
             }
         }
@@ -468,7 +508,7 @@ struct SimulatedSession {
         asyncCalls[r.id] = nil
         let scheduling = r.scheduling ?? .whenIdle
         directory.record { $0.toolResponseSchedulings.append(scheduling.rawValue) }
-        let text = ReplyScript.reply(ReplyScript.afterTools([(call: running.call, response: r.response)]), turn: running.turn)
+        let text = ReplyScript.reply(ReplyScript.afterTools([(call: running.call, response: r.response)]), turn: running.turn, instruction: config.instruction)
         let start = PendingStart(turn: running.turn, intent: .speak(text))
         switch scheduling {
         case .silent:
@@ -514,7 +554,7 @@ struct SimulatedSession {
                 pendingStart = PendingStart(turn: turn, intent: .speak(text), shown: shown)
                 return actions + [.decodeColour(shown.jpeg, turn: turn), .schedule(.replyStart, after: max(.zero, options.replyDelay))]
             }
-            intent = .speak(ReplyScript.reply(text, turn: turn))
+            intent = .speak(ReplyScript.reply(text, turn: turn, instruction: config.instruction))
         case .callTools(let calls): intent = .callTools(calls)
         }
         return actions + scheduleStart(PendingStart(turn: turn, intent: intent), now: now)
@@ -558,7 +598,7 @@ struct SimulatedSession {
             let ids = functionCalls.map(\.id)
             directory.record { $0.toolCallsSent += ids }
             let status = Self.content(ServerContent(interactionStatus: "RUNNING_FUNCTIONS"))
-            let text = ReplyScript.reply("Let me look into that; I'll tell you as soon as it's back.", turn: start.turn)
+            let text = ReplyScript.reply("Let me look into that; I'll tell you as soon as it's back.", turn: start.turn, instruction: config.instruction)
             let plan = planReply(text)
             reply = ActiveReply(turn: start.turn, text: text, steps: plan.steps, startedAt: now, audioSeconds: plan.audioSeconds)
             directory.record { $0.replies.append(text) }

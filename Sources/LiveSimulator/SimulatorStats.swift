@@ -58,6 +58,8 @@ public struct SimulatorStats: Sendable, Equatable {
     public var credentialsRefused = 0
     /// New sessions that used up an ephemeral token.
     public var ephemeralTokensSpent = 0
+    /// Every `contextUpdate` the simulator took (refused ones close the connection and are in `closesSent`).
+    public var contextUpdates: [ContextUpdateRecord] = []
     /// The backend each accepted setup came in on (by the URL path), in order.
     public var backends: [LiveModel.Backend] = []
 
@@ -96,6 +98,17 @@ public struct SetupRecord: Sendable, Equatable {
     public var automaticActivityDetection: Bool
     /// The declared function names.
     public var declaredTools: [String]
+    /// The system instruction's text, if any.
+    public var systemInstruction: String? = nil
+}
+
+/// One `contextUpdate` taken.
+public struct ContextUpdateRecord: Sendable, Equatable {
+    public var connection: Int
+    /// The new instruction's text, when the update carried one.
+    public var systemInstruction: String?
+    /// The declared function names from then on, when the update carried tools.
+    public var declaredTools: [String]?
 }
 
 /// One conversation, across all of its connections.

@@ -71,10 +71,11 @@ public final class PulsePlayback: AudioSink {
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
         /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds;
-        /// nil: `PulsePlayback.restartPadding(pipeWire:)` for the server. Recorded on a null sink's monitor by
-        /// `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: PulseAudio plays the whole reply
-        /// with no padding, first sample 1–3 ms after the write; PipeWire (1.x) loses the first 2–4 ms of a
-        /// reply after a drained turn, and 5 ms of silence in front of it is all that is lost instead.
+        /// nil: `PulsePlayback.restartPadding(pipeWire:graphCycleMicroseconds:)` for the server. Recorded on a
+        /// null sink's monitor by `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: PulseAudio
+        /// plays the whole reply with no padding, first sample 1–3 ms after the write; PipeWire loses up to one
+        /// graph cycle of a reply after a drained turn (2–4 ms with 10 ms cycles, up to 20 ms with the 21 ms
+        /// cycles it runs in a virtual machine), and a cycle of silence in front of it is all that is lost.
         public var restartPaddingMilliseconds: Int?
         /// Told, with the loop locked, when the first sample after open, a flush or a drained turn will be heard
         /// (nanoseconds on `time`, usually a few milliseconds ahead): the latency the user feels.
@@ -95,9 +96,17 @@ public final class PulsePlayback: AudioSink {
         }
     }
 
-    /// The restart padding used when `Options.restartPaddingMilliseconds` is nil: 5 ms on PipeWire, which
-    /// swallows the first milliseconds after a stream restarts, none on PulseAudio.
-    public static func restartPadding(pipeWire: Bool) -> Int { pipeWire ? 5 : 0 }
+    /// The restart padding used when `Options.restartPaddingMilliseconds` is nil: on PipeWire, which swallows
+    /// up to a graph cycle after a stream restarts, one cycle (at least 5 ms) — the cycle as the server reports
+    /// it in the stream's timing (`configured_sink_usec`: 10 ms on a desktop with a 20 ms client, 21.3 ms where
+    /// PipeWire runs 1024-frame cycles, as in a virtual machine); none on PulseAudio.
+    public static func restartPadding(pipeWire: Bool, graphCycleMicroseconds: UInt64? = nil) -> Int {
+        guard pipeWire else { return 0 }
+        // A cycle beyond 50 ms is not PipeWire's (its quantum limit is 8192 frames, but it only runs so long
+        // when a client asks); it is capped rather than adding a long silence before every reply.
+        let cycle = Int(min(graphCycleMicroseconds ?? 0, 50_000) + 999) / 1000
+        return max(5, cycle)
+    }
 
     /// The options the stream was created with.
     public let options: Options
@@ -232,7 +241,6 @@ public final class PulsePlayback: AudioSink {
         private var heardUntil: UInt64 = 0
         private var timer: OpaquePointer?
         private let aheadNanos: UInt64
-        private var padding: [Int16] = []
         /// `tlength` in milliseconds (options, then `setTarget`).
         private(set) var targetMilliseconds: Int
 
@@ -379,7 +387,7 @@ public final class PulsePlayback: AudioSink {
                 guard budget > 0 else { break }
                 let (samples, enqueuedAt) = buffer.take(upTo: budget)
                 let starting = padNext
-                if padNext, !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
+                if padNext, case let padding = restartPadding(s), !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
                 padNext = false
                 let heardFrom = put(samples, on: s, enqueuedAt: enqueuedAt)
                 if starting, let heardFrom { options.onStartHeard?(heardFrom) }
@@ -537,12 +545,19 @@ public final class PulsePlayback: AudioSink {
             }
         }
 
+        /// The silence written before a reply that starts the stream again, for the server as it is now: the
+        /// graph cycle is read when the padding is written, so a server that changed its cycle since the stream
+        /// opened (another client asked for a shorter one) is padded for the cycle it runs.
+        private func restartPadding(_ s: OpaquePointer) -> [Int16] {
+            let cycle = pa_stream_get_timing_info(s).map { $0.pointee.configured_sink_usec }
+            let pad = options.restartPaddingMilliseconds
+                ?? PulsePlayback.restartPadding(pipeWire: link?.loop.serverIsPipeWire ?? false, graphCycleMicroseconds: cycle)
+            return [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, pad)))
+        }
+
         private func cancelRestartTimer() { link?.loop.freeTimer(&restartTimer) }
 
         func ready(_ stream: OpaquePointer) {
-            let pad = options.restartPaddingMilliseconds
-                ?? PulsePlayback.restartPadding(pipeWire: link?.loop.serverIsPipeWire ?? false)
-            padding = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, pad)))
             writtenBlind = 0
             padNext = true
             pump()

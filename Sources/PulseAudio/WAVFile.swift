@@ -136,7 +136,7 @@ public enum WAVFile {
     }
 
     /// The 44-byte header of a canonical PCM WAV file.
-    static func header(sampleRate: Int, channels: Int, dataBytes: Int) -> Data {
+    public static func header(sampleRate: Int, channels: Int, dataBytes: Int) -> Data {
         var h = Data()
         func put32(_ v: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { h.append(contentsOf: $0) } }
         func put16(_ v: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian) { h.append(contentsOf: $0) } }

@@ -3,7 +3,8 @@ public enum Command: String, Sendable, CaseIterable {
     case pushToTalk, voiceMenu, toggleMicMode, textInput, toolLogFocus, help, quit, interruptOrQuit
     case latencyStats, usageStats
     case scrollPageUp, scrollPageDown, scrollTop, scrollBottom, scrollLineUp, scrollLineDown, export, toggleThoughts, retryNow
-    case toggleSharing, attachImage
+    case toggleSharing, attachImage, toggleRecording
+    case search, searchOlder, searchNewer
 
     /// One line for the help overlay.
     public var summary: String {
@@ -29,6 +30,10 @@ public enum Command: String, Sendable, CaseIterable {
         case .retryNow: return "offline: reconnect now instead of waiting"
         case .toggleSharing: return "camera or screen sharing on or off"
         case .attachImage: return "attach an image to the next turn"
+        case .search: return "search the transcript as you type (Esc leaves)"
+        case .searchOlder: return "the older search match (wraps)"
+        case .searchNewer: return "the newer search match (wraps)"
+        case .toggleRecording: return "record the conversation's sound, or pause the recording"
         }
     }
 }

@@ -19,14 +19,18 @@ extension DirtyRegions {
     public static func changed(from old: UIState, to new: UIState) -> DirtyRegions {
         var d: DirtyRegions = []
         if old.header != new.header || old.banner != new.banner { d.insert(.header) }
-        if old.transcript != new.transcript { d.insert(.transcript) }
+        if old.transcript != new.transcript || old.search?.query != new.search?.query
+            || old.search?.currentEntry != new.search?.currentEntry {
+            d.insert(.transcript)
+        }
         if old.meters != new.meters { d.insert(.meters) }
         if old.toolLog != new.toolLog || old.thumbnail != new.thumbnail { d.insert(.toolLog) }
-        if old.input != new.input { d.insert(.input) }
+        if old.input != new.input || old.search?.editor != new.search?.editor { d.insert(.input) }
         if old.overlay != new.overlay { d.insert(.overlay) }
         // The status line shows hints that depend on the mode, the overlay, the input line and the tool focus.
         if old.status != new.status || old.overlay != new.overlay || (old.input == nil) != (new.input == nil)
-            || old.toolLog.focused != new.toolLog.focused || old.header.pushToTalk != new.header.pushToTalk {
+            || old.toolLog.focused != new.toolLog.focused || old.header.pushToTalk != new.header.pushToTalk
+            || (old.search == nil) != (new.search == nil) || (old.search?.editor == nil) != (new.search?.editor == nil) {
             d.insert(.status)
         }
         return d

@@ -37,7 +37,7 @@ public struct FrameLayout: Sendable, Equatable {
         if state.banner != nil { banner = Rect(row: top, column: 0, rows: 1, columns: w); top += 1 }
         var bottom = size.rows - 1
         status = Rect(row: bottom, column: 0, rows: 1, columns: w)
-        if state.input != nil { bottom -= 1; input = Rect(row: bottom, column: 0, rows: 1, columns: w) }
+        if state.input != nil || state.search?.editor != nil { bottom -= 1; input = Rect(row: bottom, column: 0, rows: 1, columns: w) }
         bottom -= MetersView.height
         meters = Rect(row: bottom, column: 0, rows: MetersView.height, columns: w)
         let bodyRows = bottom - top

@@ -58,7 +58,7 @@ public final class FrameRenderer {
             }
         }
         if dirty.contains(.transcript) {
-            put(TranscriptView.render(state.transcript, size: l.transcript.size, layout: transcriptLayout), in: l.transcript, key: 3)
+            put(TranscriptView.render(state.transcript, size: l.transcript.size, layout: transcriptLayout, search: state.search), in: l.transcript, key: 3)
         }
         if dirty.contains(.toolLog), let r = l.toolLog {
             if let rule = l.toolLogRule {
@@ -74,7 +74,13 @@ public final class FrameRenderer {
             touched.append(r)
         }
         if dirty.contains(.meters) { put(MetersView.render(state.meters, width: l.meters.columns), in: l.meters, key: 6) }
-        if dirty.contains(.input), let r = l.input, let e = state.input { put([InputLineView.render(e, width: r.columns)], in: r, key: 7) }
+        if dirty.contains(.input), let r = l.input {
+            if let e = state.input {
+                put([InputLineView.render(e, width: r.columns)], in: r, key: 7)
+            } else if let e = state.search?.editor {
+                put([InputLineView.render(e, width: r.columns, prompt: "/")], in: r, key: 7)
+            }
+        }
         if dirty.contains(.status) {
             put([StatusLineView.render(status: state.status, hints: StatusLineView.hints(state, keyMap: keyMap), width: l.status.columns)], in: l.status, key: 8)
         }
@@ -109,6 +115,7 @@ public final class FrameRenderer {
     /// Scrolls the transcript of `state` for the current layout (PgUp/PgDn/Home/End/arrows).
     public func scrollTranscript(_ cmd: ScrollCommand, in state: inout UIState) {
         let l = layout ?? FrameLayout(size: screen.size, state: state)
+        transcriptLayout.search = state.search
         transcriptLayout.scroll(cmd, &state.transcript, viewport: l.transcript.size)
     }
 

@@ -58,6 +58,8 @@ public struct HeaderModel: Sendable, Equatable {
     public var vision: String?
     /// Frames are going out now (drawn as live; otherwise dimmed).
     public var visionLive = false
+    /// The conversation's sound is being recorded: a REC mark at the right of the first row.
+    public var recording = false
 
     public init(appName: String = "parley", model: String = "", voice: String = "", connection: ConnectionState = .offline,
                 sessionAge: Int? = nil, goAwaySeconds: Int? = nil, tokens: Int? = nil, latencyMs: Int? = nil,

@@ -14,10 +14,13 @@ public enum HeaderView {
         if !m.voice.isEmpty { top.append("  voice ", .dim); top.append(m.voice, .header) }
         if !m.model.isEmpty { top.append("  " + m.model, .dim) }
         let demo = m.demo ? " DEMO " : ""
-        var topLine = top.truncated(to: max(0, width - DisplayWidth.of(demo) - (m.demo ? 1 : 0)), ellipsis: true)
-        if m.demo {
-            topLine = topLine.padded(to: width - DisplayWidth.of(demo) - 1)
-            topLine.append(demo, .demoMarker)
+        let rec = m.recording ? "● REC " : ""
+        let marks = DisplayWidth.of(demo) + (m.demo ? 1 : 0) + DisplayWidth.of(rec) + (m.recording && !m.demo ? 1 : 0)
+        var topLine = top.truncated(to: max(0, width - marks), ellipsis: true)
+        if m.demo || m.recording {
+            topLine = topLine.padded(to: max(0, width - marks))
+            if m.recording { topLine.append(rec, .stateFailed) }
+            if m.demo { topLine.append(demo, .demoMarker) }
         }
 
         var items: [[StyledRun]] = []

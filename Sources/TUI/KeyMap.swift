@@ -34,6 +34,10 @@ public struct KeyMap: Sendable, Equatable {
         .init(KeyChord(.character("r")), .retryNow),
         .init(KeyChord(.character("c")), .toggleSharing),
         .init(KeyChord(.character("o"), .control), .attachImage),
+        .init(KeyChord(.character("/")), .search),
+        .init(KeyChord(.character("n")), .searchOlder),
+        .init(KeyChord(.character("N")), .searchNewer),
+        .init(KeyChord(.character("R")), .toggleRecording),
     ])
 
     /// The command bound to a key event, if any (releases and repeats of keys other than Space map to nothing;

@@ -30,6 +30,10 @@ public enum StatusLineView {
         case .pathPrompt?: return [("Tab", "complete"), ("Enter", "attach"), ("Esc", "cancel")]
         case nil: break
         }
+        if let search = s.search {
+            if search.editor != nil { return [("Enter", "keep"), ("Esc", "leave"), ("type", "search as you type")] }
+            return [(k(.searchOlder), "older"), (k(.searchNewer), "newer"), (k(.search), "search again"), ("Esc", "done")]
+        }
         if s.toolLog.focused { return [("↑↓", "select"), ("Enter", "expand"), ("c", "collapse"), ("Esc", "back")] }
         let talk: String
         switch s.header.pushToTalk {

@@ -3,7 +3,7 @@ import Foundation
 /// Wrapped rows of transcript entries, cached per entry and width so long conversations render fast.
 /// Owned by the `FrameRenderer` (main thread only).
 public final class TranscriptLayout {
-    private var cache: [Int: (entry: TranscriptEntry, width: Int, labelWidth: Int, rows: [StyledLine])] = [:]
+    private var cache: [Int: (entry: TranscriptEntry, width: Int, labelWidth: Int, highlight: SearchState.Highlight?, rows: [StyledLine])] = [:]
 
     /// An empty cache.
     public init() {}
@@ -11,12 +11,20 @@ public final class TranscriptLayout {
     /// The label column width for a model.
     static func labelWidth(_ m: TranscriptModel) -> Int { max(DisplayWidth.of(m.userLabel), DisplayWidth.of(m.modelLabel)) + 2 }
 
-    /// The wrapped rows of one entry at `width`.
+    /// The search the rows are drawn for (its matches highlighted); set by the view before it asks for rows.
+    var search: SearchState?
+
+    /// The wrapped rows of one entry at `width`, with the search's matches in it highlighted.
     func rows(_ e: TranscriptEntry, in m: TranscriptModel, width: Int) -> [StyledLine] {
         let lw = Self.labelWidth(m)
-        if let c = cache[e.id], c.width == width, c.labelWidth == lw, c.entry == e { return c.rows }
-        let rows = Self.wrap(e, model: m, width: width, labelWidth: lw)
-        cache[e.id] = (e, width, lw, rows)
+        let highlight = search?.highlight(for: e.id)
+        if let c = cache[e.id], c.width == width, c.labelWidth == lw, c.highlight == highlight, c.entry == e { return c.rows }
+        var rows = Self.wrap(e, model: m, width: width, labelWidth: lw)
+        if let highlight {
+            // Highlighting restyles and never moves text: the rows stay where scrolling counted them.
+            rows = rows.map { $0.highlighting(highlight.query, as: highlight.current ? .menuSelected : .selection, from: lw) }
+        }
+        cache[e.id] = (e, width, lw, highlight, rows)
         return rows
     }
 
@@ -113,6 +121,15 @@ public final class TranscriptLayout {
         case .pageUp: delta = -(max(1, h - 1))
         case .pageDown: delta = max(1, h - 1)
         case .lines(let n): delta = n
+        case .entry(let id):
+            // The entry's first row a third of the way down the view, or as near as the ends allow.
+            guard m.entries.indices.contains(id) else { return }
+            let countAtScroll = m.scroll?.entryCountAtScroll ?? m.entries.count
+            m.scroll = TranscriptScroll(entryIndex: id, row: 0, entryCountAtScroll: countAtScroll)
+            let below = h - 1 - h / 3
+            // Down from there; reaching the end means following, which still shows the entry.
+            if below > 0 { scroll(.lines(below), &m, viewport: viewport) }
+            return
         }
         if delta < 0 {
             var n = -delta

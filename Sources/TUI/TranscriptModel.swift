@@ -115,4 +115,6 @@ public struct TranscriptModel: Sendable, Equatable {
 public enum ScrollCommand: Sendable, Equatable {
     case pageUp, pageDown, top, bottom
     case lines(Int)
+    /// Show the entry with this id (a search match).
+    case entry(Int)
 }

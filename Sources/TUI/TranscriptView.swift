@@ -1,8 +1,10 @@
 /// The conversation: turns wrapped to the width, the newest at the bottom, or scrolled back with a marker.
 public enum TranscriptView {
     /// Renders exactly `size.rows` lines (rows past the conversation are empty).
-    public static func render(_ m: TranscriptModel, size: Size, layout: TranscriptLayout) -> [StyledLine] {
+    /// `search`'s matches are highlighted.
+    public static func render(_ m: TranscriptModel, size: Size, layout: TranscriptLayout, search: SearchState? = nil) -> [StyledLine] {
         guard size.rows > 0 else { return [] }
+        layout.search = search
         var (rows, moreBelow) = layout.visibleRows(m, size: size)
         while rows.count < size.rows { rows.append(StyledLine()) }
         if moreBelow {

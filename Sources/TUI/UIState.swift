@@ -7,6 +7,8 @@ public struct UIState: Sendable, Equatable {
     /// The input line, while the user types a message (nil: not typing).
     public var input: LineEditor?
     public var overlay: Overlay?
+    /// Searching the transcript (`/`): the query line while it is typed, then the matches `n`/`N` step through.
+    public var search: SearchState?
     /// A persistent banner under the header (e.g. "no audio: text only — …").
     public var banner: String?
     /// A transient message on the status line.

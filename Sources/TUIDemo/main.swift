@@ -238,7 +238,7 @@ let launchToFrame = processAge(at: firstFrame)
     case .toggleThoughts:
         state.transcript.setShowThoughts(!state.transcript.showThoughts)
         return .transcript
-    case .retryNow, .toggleSharing, .attachImage, .usageStats: return []
+    case .retryNow, .toggleSharing, .attachImage, .usageStats, .search, .searchOlder, .searchNewer, .toggleRecording: return []
     }
 }
 

@@ -108,15 +108,22 @@ final class ConfigTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = ResumeStore(path: dir + "/resume.json")
-        if case .success = store.usable(model: "m") { XCTFail("nothing saved yet") }
-        store.save(.init(handle: Secret("HANDLE"), savedAt: Date().timeIntervalSince1970 - 60, model: "m", voice: "Puck"))
+        let transcript = dir + "/session-2026-11-24-0500.jsonl"
+        if case .success = store.handle(for: transcript, model: "m") { XCTFail("nothing saved yet") }
+        store.save(.init(handle: Secret("HANDLE"), savedAt: Date().timeIntervalSince1970 - 60, model: "m", voice: "Puck", transcript: transcript))
         let attrs = try FileManager.default.attributesOfItem(atPath: dir + "/resume.json")
         XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
-        guard case .success(let (saved, age)) = store.usable(model: "m") else { return XCTFail() }
+        guard case .success(let (saved, age)) = store.handle(for: transcript, model: "m") else { return XCTFail() }
         XCTAssertEqual(saved.handle.revealed, "HANDLE")
         XCTAssertEqual(age, 60, accuracy: 5)
-        if case .success = store.usable(model: "other") { XCTFail("a resumed session cannot change the model") }
-        if case .success = store.usable(model: "m", now: Date().timeIntervalSince1970 + 3 * 3600) { XCTFail("too old") }
+        guard case .failure(let model) = store.handle(for: transcript, model: "other") else { return XCTFail("a resumed session cannot change the model") }
+        XCTAssertTrue(model.description.contains("cannot change the model"), model.description)
+        guard case .failure(let old) = store.handle(for: transcript, model: "m", now: Date().timeIntervalSince1970 + 3 * 3600) else { return XCTFail("too old") }
+        XCTAssertEqual(old.description, "its resumption handle is 3 h old and Gemini keeps one for 2 hours")
+        guard case .failure(let other) = store.handle(for: dir + "/session-2026-11-20-0900.jsonl", model: "m") else {
+            return XCTFail("the handle belongs to the latest conversation only")
+        }
+        XCTAssertTrue(other.description.contains("only the latest"), other.description)
     }
 }
 

@@ -31,8 +31,8 @@ final class FuzzFindingsTests: XCTestCase {
     func testAResumeFileFromLongAgoSaysSoInsteadOfTrapping() throws {
         let path = NSTemporaryDirectory() + "parley-resume-\(getpid()).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data(#"{"handle":"x","savedAt":-1e300,"model":"m","voice":"Puck"}"#.utf8).write(to: URL(fileURLWithPath: path))
-        guard case .failure(let e) = ResumeStore(path: path).usable(model: "m") else { return XCTFail("a handle that old is not usable") }
+        try Data(#"{"handle":"x","savedAt":-1e300,"model":"m","voice":"Puck","transcript":"/t/session-1.jsonl"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        guard case .failure(let e) = ResumeStore(path: path).handle(for: "/t/session-1.jsonl", model: "m") else { return XCTFail("a handle that old is not usable") }
         XCTAssertTrue("\(e)".contains("more than a year old"), "\(e)")
     }
 

@@ -31,7 +31,7 @@ extension ReducerTests {
         fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 1.2)
         fx += on(.live(.connecting(attempt: 2, resuming: true)), at: 1.7)
         fx += on(.live(.setupComplete(resumed: true)), at: 1.8)
-        fx += on(.live(.turnResent(typed: true)), at: 1.8)
+        fx += on(.live(.turnResent(text: "soak turn 13")), at: 1.8)
         fx += on(.live(.inputTranscription("soak turn 13", finished: false)), at: 1.9)
         fx += on(.live(.inputTranscription("", finished: true)), at: 1.9)
         fx += on(.live(.outputTranscription("You said soak turn 13.", finished: true)), at: 2.1)
@@ -58,7 +58,7 @@ extension ReducerTests {
         fx += on(.live(.connectionClosed(.dropped())), at: 2.2)
         fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 2.2)
         fx += on(.live(.setupComplete(resumed: true)), at: 2.8)
-        fx += on(.live(.turnResent(typed: false)), at: 2.8)
+        fx += on(.live(.turnResent(text: nil)), at: 2.8)
         fx += on(.live(.inputTranscription("What time is it?", finished: true)), at: 3)
         fx += on(.live(.outputTranscription("Noon.", finished: true)), at: 3.2)
         fx += on(.live(.turnComplete(reason: nil)), at: 3.3)
@@ -77,7 +77,7 @@ extension ReducerTests {
         fx += on(.live(.connectionClosed(.dropped())), at: 2.1)
         fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 2.1)
         fx += on(.live(.setupComplete(resumed: true)), at: 2.8)
-        fx += on(.live(.turnResent(typed: false)), at: 2.8)
+        fx += on(.live(.turnResent(text: nil)), at: 2.8)
         fx += on(.live(.inputTranscription("what time", finished: false)), at: 3)
         fx += on(.live(.inputTranscription(" is it", finished: true)), at: 3.1)
         fx += on(.live(.outputTranscription("Noon.", finished: true)), at: 3.2)
@@ -107,6 +107,36 @@ extension ReducerTests {
         XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["first question", "second question"])
     }
 
+    /// A turn typed while the last one has no answer yet waits in the session's queue (the server is silent);
+    /// the earlier turn's echo is still absorbed, the connection drops, the earlier turn is sent again and
+    /// the waiting one follows its answer: each question one record, the resend a note on the right one.
+    func testATurnQueuedBehindAnUnansweredOneIsSavedOnceAndTheEarlierEchoAbsorbed() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 1")
+        fx += key(KeyEvent(.enter), at: 1)
+        s.ui.input = LineEditor(text: "soak turn 2")
+        fx += key(KeyEvent(.enter), at: 6)
+        fx += on(.live(.textQueued(id: 2, text: "soak turn 2", waiting: 1)), at: 6)
+        XCTAssertTrue(lines.contains { $0.1.hasPrefix("queued (1 waiting) — sent once the last question has its answer") },
+                      "online: not called offline: \(lines)")
+        fx += on(.live(.inputTranscription("soak turn 1", finished: true)), at: 7)
+        fx += on(.live(.connectionClosed(.dropped())), at: 8)
+        fx += on(.live(.reconnecting(attempt: 1, delay: 0.5, after: .dropped())), at: 8)
+        fx += on(.live(.setupComplete(resumed: true)), at: 9)
+        fx += on(.live(.turnResent(text: "soak turn 1")), at: 9)
+        fx += on(.live(.inputTranscription("soak turn 1", finished: true)), at: 9.1)
+        fx += on(.live(.outputTranscription("You said soak turn 1.", finished: true)), at: 9.2)
+        fx += on(.live(.turnComplete(reason: nil)), at: 9.3)
+        fx += on(.live(.queuedTextSent(ids: [2])), at: 9.3)
+        fx += on(.live(.inputTranscription("soak turn 2", finished: true)), at: 9.4)
+        fx += on(.live(.outputTranscription("You said soak turn 2.", finished: true)), at: 9.5)
+        fx += on(.live(.turnComplete(reason: nil)), at: 9.6)
+        XCTAssertEqual(userRecords(fx), ["soak turn 1", "soak turn 2"])
+        XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["soak turn 1", "soak turn 2"])
+        XCTAssertEqual(records(fx).filter { $0.kind == "resent" }.map(\.text), ["soak turn 1"])
+    }
+
     /// Sending again re-arms the echo only for the turn that was sent again: something else said afterwards
     /// is still a turn of its own.
     func testSpeechAfterAResentTurnIsStillSaved() {
@@ -116,7 +146,7 @@ extension ReducerTests {
         fx += key(KeyEvent(.enter), at: 1)
         fx += on(.live(.inputTranscription("hello", finished: true)), at: 1.1)
         fx += on(.live(.setupComplete(resumed: true)), at: 1.8)
-        fx += on(.live(.turnResent(typed: true)), at: 1.8)
+        fx += on(.live(.turnResent(text: "hello")), at: 1.8)
         fx += on(.live(.inputTranscription("what's the weather", finished: true)), at: 2)
         XCTAssertEqual(userRecords(fx), ["hello", "what's the weather"])
     }

@@ -211,11 +211,9 @@ gemini  Sure — here is the forecast for tomorrow
 you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
 gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
         bay.                                                                   │ run_shell {"cmd":"ls -… denied
-      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
-you     東京の天気は？ 😀 ありがとう                                           │
-gemini  Sure — here is┌─ Keys ──────────────────────────────────────────────────────────────────┐
-                      │ Space         talk: hold Space (or tap to start, tap again to stop)     │
-                      │ v             choose a voice                                            │
+      · voice changed ┌─ Keys ──────────────────────────────────────────────────────────────────┐yo eve… running   1.5 s
+you     東京の天気は？│ Space         talk: hold Space (or tap to start, tap again to stop)     │
+gemini  Sure — here is│ v             choose a voice                                            │
                       │ m             switch push-to-talk / open mic                            │
                       │ Tab i         type a message (Enter sends, Esc leaves)                  │
                       │ t             focus the tool-call log (↑↓ select, Enter expand)         │
@@ -235,12 +233,14 @@ gemini  Sure — here is┌─ Keys ──────────────�
                       │ r             offline: reconnect now instead of waiting                 │
                       │ c             camera or screen sharing on or off                        │
                       │ Ctrl-O        attach an image to the next turn                          │
+                      │ /             search the transcript as you type (Esc leaves)            │
+                      │ n             the older search match (wraps)                            │
+                      │ N             the newer search match (wraps)                            │
+                      │ R             record the conversation's sound, or pause the recording   │
                       │                                                                         │
                       │ Voice menu: ↑↓ move, type to filter, Enter choose, Esc close            │
                       │ Input line: ←→ Ctrl-A/E/K/U/W edit, ↑↓ history, Enter send, Esc leave   │
                       └──────────────────────────────────────────────────────── any key closes ─┘
-                                                                               │
-                                                                               │
                                                                                │
                                                                                │
  mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
@@ -268,7 +268,7 @@ ge│ t             focus the tool-call log (↑↓ select, Enter expand)       
 ─ │ Up            scroll up one line                                        │───
  g│ Down          scroll down one line                                      │ ms
  r│ e             export the transcript as Markdown                         │
- s│ ↓ 7 more                                                                │5 s
+ s│ ↓ 11 more                                                               │5 s
  m└──────────────────────────────── ↑↓ PgUp PgDn scroll · other keys close ─┘
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  ↑↓ scroll  any other key closes
@@ -597,6 +597,278 @@ gemini  Sure — here is the forecast for tomorrow
  mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
  spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
  Tab complete  Enter attach  Esc cancel
+"""#,
+        "recordingDemo_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                         ● REC  DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help  q quit
+"""#,
+        "recordingDemo_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                 ● REC  DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ Space tap/hold: talk  v voice  m mode  Tab type  t tools  PgUp scroll  ? help
+"""#,
+        "recording_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                               ● REC
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                                   open mic
+you     What's the weather like in Tokyo today?                                │─ tool calls (0) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ none yet
+        bay.                                                                   │
+      · voice changed to Kore                                                  │
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ recording to ~/.local/share/parley/session-2026-11-24-0512.… │ Space (open mic)  v voice  m mode  Tab type  t tools
+"""#,
+        "recording_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                       ● REC
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms           open mic
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+
+
+
+
+
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ recording to ~/.local/share/parley/sess… │ Space (open mic)  v voice  m mode
+"""#,
+        "searchKept_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+ 1/2 │ n older  N newer  / search again  Esc done
+"""#,
+        "searchKept_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+ 1/2 │ n older  N newer  / search again  Esc done
+"""#,
+        "searching_120x40": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                                                                DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms                                              PTT: tap/hold
+you     What's the weather like in Tokyo today?                                │─ tool calls (3) ───────────────────────
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the   │ get_weather (wx) {"cit… ok       420 ms
+        bay.                                                                   │ run_shell {"cmd":"ls -… denied
+      · voice changed to Kore                                                  │ search {"q":"tokyo eve… running   1.5 s
+you     東京の天気は？ 😀 ありがとう                                           │
+gemini  Sure — here is the forecast for tomorrow                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+                                                                               │
+ mic [||||||||||||||||||||||||||||||||||||||||||||||||||||||||||      |       ] -12 dB      ● talking
+ spk [||||||||||||||||||||||||||||||||||||           |                        ] -30 dB CLIP echo: headphones
+/tokyo
+ 2/2 │ Enter keep  Esc leave  type search as you type
+"""#,
+        "searching_80x24": #"""
+ parley  ● live  voice Puck  gemini-live-2.5-flash                        DEMO
+ session 2:05  goAway in 42 s  tokens 12,345  latency 420 ms      PTT: tap/hold
+you     What's the weather like in Tokyo today?
+gemini  It's sunny in Tokyo, around 21 degrees, with a light breeze from the
+        bay.
+      · voice changed to Kore
+you     東京の天気は？ 😀 ありがとう
+gemini  Sure — here is the forecast for tomorrow
+
+
+
+
+
+
+
+
+─ tool calls (3) ───────────────────────────────────────────────────────────────
+ get_weather (wx) {"city":"Tokyo"}                               ok       420 ms
+ run_shell {"cmd":"ls -la"}                                      denied
+ search {"q":"tokyo events"}                                     running   1.5 s
+ mic [||||||||||||||||||||||||||||||||   |    ] -12 dB      ● talking
+ spk [||||||||||||||||||||      |             ] -30 dB CLIP echo: headphones
+/tokyo
+ 2/2 │ Enter keep  Esc leave  type search as you type
 """#,
         "tooSmall_39x11": #"""
 

@@ -64,6 +64,19 @@ final class FrameSnapshotTests: XCTestCase {
             cut.toolLog.collapsed = true
             out.append(("interrupted_\(sz)", cut, r, c))
 
+            var searching = base
+            var search = SearchState(editor: LineEditor(text: "tokyo"))
+            search.find("tokyo", in: base.transcript)
+            searching.search = search
+            searching.status = search.status
+            out.append(("searching_\(sz)", searching, r, c))
+
+            var kept = searching
+            kept.search?.editor = nil
+            kept.search?.step(-1, in: base.transcript)
+            kept.status = kept.search?.status
+            out.append(("searchKept_\(sz)", kept, r, c))
+
             var failed = base
             failed.header.connection = .failed(reason: "1008 policy violation")
             failed.header.pushToTalk = .openMic
@@ -71,6 +84,15 @@ final class FrameSnapshotTests: XCTestCase {
             failed.toolLog.calls = []
             failed.status = "voice changed to Kore"
             out.append(("failedOpenMic_\(sz)", failed, r, c))
+
+            var recording = failed
+            recording.header.recording = true
+            recording.header.connection = .live
+            recording.status = "recording to ~/.local/share/parley/session-2026-11-24-0512.ogg (R pauses)"
+            out.append(("recording_\(sz)", recording, r, c))
+            var recordingDemo = base
+            recordingDemo.header.recording = true
+            out.append(("recordingDemo_\(sz)", recordingDemo, r, c))
         }
         var small = base
         small.overlay = .help(top: 0)
@@ -110,6 +132,10 @@ final class FrameSnapshotTests: XCTestCase {
     func testConfirm_80x24() throws { try check("confirm_80x24") }
     func testFailedOpenMic_120x40() throws { try check("failedOpenMic_120x40") }
     func testFailedOpenMic_80x24() throws { try check("failedOpenMic_80x24") }
+    func testRecording_120x40() throws { try check("recording_120x40") }
+    func testRecording_80x24() throws { try check("recording_80x24") }
+    func testRecordingDemo_120x40() throws { try check("recordingDemo_120x40") }
+    func testRecordingDemo_80x24() throws { try check("recordingDemo_80x24") }
     func testHelp_120x40() throws { try check("help_120x40") }
     func testHelp_80x24() throws { try check("help_80x24") }
     func testVision_120x40() throws { try check("vision_120x40") }
@@ -134,4 +160,30 @@ final class FrameSnapshotTests: XCTestCase {
     func testVoiceMenuFiltered_80x24() throws { try check("voiceMenuFiltered_80x24") }
     func testVoiceMenu_120x40() throws { try check("voiceMenu_120x40") }
     func testVoiceMenu_80x24() throws { try check("voiceMenu_80x24") }
+    func testSearching_120x40() throws { try check("searching_120x40") }
+    func testSearching_80x24() throws { try check("searching_80x24") }
+    func testSearchKept_120x40() throws { try check("searchKept_120x40") }
+    func testSearchKept_80x24() throws { try check("searchKept_80x24") }
+
+    /// Every match is highlighted, the one shown more strongly; the text does not move.
+    func testSearchMatchesAreHighlighted() throws {
+        guard let (_, state, rows, cols) = Self.scenarios().first(where: { $0.0 == "searching_120x40" }) else { return XCTFail() }
+        let (g, _) = Fixtures.render(state, rows: rows, columns: cols)
+        let lines = g.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func cell(_ needle: String, inRowWith context: String) throws -> (Int, Int) {
+            let row = try XCTUnwrap(lines.firstIndex { $0.contains(context) }, "no row with \(context)")
+            let column = try XCTUnwrap(lines[row].range(of: needle)).lowerBound.utf16Offset(in: lines[row])
+            return (row, column)
+        }
+        let theme = Theme.default
+        let (r1, c1) = try cell("Tokyo", inRowWith: "sunny in Tokyo")
+        XCTAssertEqual(g.style(row: r1, column: c1), theme.style(.menuSelected), "the newest match is the one shown")
+        XCTAssertEqual(g.style(row: r1, column: c1 + 4), theme.style(.menuSelected))
+        XCTAssertEqual(g.style(row: r1, column: c1 + 5), theme.style(.modelText))
+        let (r0, c0) = try cell("Tokyo", inRowWith: "weather like in Tokyo")
+        XCTAssertEqual(g.style(row: r0, column: c0), theme.style(.selection))
+        XCTAssertEqual(g.style(row: r0, column: c0 - 1), theme.style(.userText))
+        XCTAssertEqual(g.style(row: r0, column: 0), theme.style(.speakerLabel), "labels are not searched")
+        XCTAssertEqual(state.status, "2/2")
+    }
 }

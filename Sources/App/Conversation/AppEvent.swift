@@ -30,8 +30,14 @@ enum AppEvent: Sendable {
     /// Ctrl-Z: the process is about to stop; nothing may keep listening meanwhile.
     case suspending
     case quitRequested
+    /// Change the instruction, tools and/or voice and keep the conversation (a persona chosen, an instruction
+    /// edited, tools toggled): the reducer asks the session (`Reducer.changeContext`), which reports back as
+    /// `LiveEvent.contextChanged` or `.contextRefused`.
+    case changeContext(ContextChange)
     /// Images, the camera and the screen (see `VisionEvent`).
     case vision(VisionEvent)
+    /// The recording started, paused or failed (`ConversationRecorder`).
+    case recording(RecordingEvent)
 }
 
 /// Why an export did not happen, in words for the status line.

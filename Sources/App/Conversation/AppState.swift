@@ -22,6 +22,10 @@ struct AppState: Sendable {
     /// unanswered turn again on a new connection (`turnResent`) and the service transcribes it a second time;
     /// that repeat is absorbed like a typed turn's echo, so the question stays one record.
     var unanswered: String?
+    /// `typedTurn` and `unanswered` before the last typed turn replaced them: it may wait in the queue behind
+    /// an earlier turn with no answer, whose echo and answer are then still due.
+    var typedBefore: TypedTurn?
+    var unansweredBefore: String?
     /// Typed turns waiting in the offline queue, by queue id: their echo comes when they go out.
     var queuedTexts: [Int: String] = [:]
     var userEntry: Int?
@@ -60,6 +64,8 @@ struct AppState: Sendable {
     var keyMap = KeyMap.default
     /// Images, the camera and the screen.
     var vision = VisionState()
+    /// The conversation's sound is being recorded (the header's REC mark).
+    var recording = false
 
     init(config: Config, demo: Bool, audioAvailable: Bool, kitty: Bool) {
         talk = TalkState(mode: config.mode, kitty: kitty)

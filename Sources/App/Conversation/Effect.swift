@@ -29,6 +29,8 @@ enum Effect: Sendable, Equatable {
     case quit
     /// Images, the camera and the screen (`VisionIO`).
     case vision(VisionCommand)
+    /// Start or pause recording the conversation's sound (`ConversationRecorder`); answered by `.recording`.
+    case recording(start: Bool)
 }
 
 enum MicCommand: Sendable, Equatable {
@@ -73,6 +75,9 @@ enum SessionCommand: Sendable, Equatable {
     /// Move to a new connection with this voice; `duringReply` waits for a handle that covers the reply.
     case switchVoice(String, duringReply: Bool)
     case switchMode(Config.Mode, duringReply: Bool)
+    /// Change the instruction, tools and/or voice and keep the conversation (`LiveSession.changeContext`);
+    /// reported back as `LiveEvent.contextChanged` or `.contextRefused`. Emit it with `Reducer.changeContext`.
+    case changeContext(ContextChange, duringReply: Bool)
     /// Offline: try to reconnect now instead of waiting out the backoff.
     case retryNow
 }

@@ -19,7 +19,7 @@ extension Reducer {
         }
     }
 
-    /// Popups first, then the input line, then the tool log, then the key map.
+    /// Popups first, then the input line, then the search line, then the tool log, then the key map.
     static func handleKey(_ s: inout AppState, _ k: KeyEvent, now: Double) -> [Effect] {
         if k == .ctrl("z") { return reduce(&s, .suspending, now: now) }
         if let overlay = s.ui.overlay {
@@ -46,6 +46,8 @@ extension Reducer {
             }
             return []
         }
+        if s.ui.search?.editor != nil { return k.kind == .release ? [] : searchKey(&s, k) }
+        if s.ui.search != nil, k.key == .escape, k.kind != .release { return leaveSearch(&s) }
         if s.ui.toolLog.focused, k.kind != .release {
             switch s.ui.toolLog.handle(k) {
             case .handled: return []
@@ -191,6 +193,10 @@ extension Reducer {
         case .attachImage:
             s.ui.overlay = .pathPrompt(LineEditor())
             return []
+        case .search, .searchOlder, .searchNewer:
+            return runSearch(&s, command)
+        case .toggleRecording:
+            return toggleRecording(&s)
         }
     }
 

@@ -105,7 +105,15 @@ extension Reducer {
             }
         case .textQueued(let id, let text, let waiting):
             s.latency.forget()
-            fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            if s.offline {
+                fx += system(&s, "offline: queued (\(waiting) waiting) — sent when the connection is back")
+            } else {
+                fx += system(&s, "queued (\(waiting) waiting) — sent once the last question has its answer")
+            }
+            if s.typedTurn?.text == text {
+                // It did not go out: the echo and answer still due are the earlier turn's.
+                (s.typedTurn, s.unanswered) = (s.typedBefore, s.unansweredBefore)
+            }
             s.queuedTexts[id] = text
             fx.append(.record(.queued(id: id, text: text)))
         case .queuedTextSent(let ids):
@@ -115,9 +123,9 @@ extension Reducer {
             fx += ids.map { .record(.sent(id: $0)) }
         case .textNotQueued(_, let limit):
             fx += system(&s, "offline: \(limit) messages already wait — this one was not queued; send it again later", error: true)
-        case .turnResent:
+        case .turnResent(let text):
             s.latency.resent(at: now)
-            fx += turnResent(&s)
+            fx += turnResent(&s, typed: text)
         case .replyStalled(let finding, let recovery):
             fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
         case .freshSession(let cause):
@@ -126,6 +134,10 @@ extension Reducer {
             fx += system(&s, "ignored a malformed message from the server (\(detail))", error: true)
         case .heldAudioDropped(let bytes):
             fx += system(&s, "the connection is down: \(bytes / 32) ms of mic audio were not sent; the microphone is paused until it is back", error: true)
+        case .contextChanged(let change, let route):
+            fx += contextChanged(&s, change, via: route)
+        case .contextRefused(let change, let refusal):
+            fx += system(&s, "the context was not changed (\(change.summary)): \(refusal)", error: refusal != .unchanged)
         case .failed(let reason):
             s.latency.forget()
             s.connected = false
@@ -139,6 +151,27 @@ extension Reducer {
             s.connected = false
         }
         return fx
+    }
+
+    /// Asks the session to change the instruction, tools and/or voice and keep the conversation; the outcome
+    /// comes back as `LiveEvent.contextChanged` or `.contextRefused`.
+    static func changeContext(_ s: inout AppState, _ change: ContextChange) -> [Effect] {
+        let duringReply = s.talk.reply != .idle
+        return system(&s, "changing \(change.summary)…") + [.live(.changeContext(change, duringReply: duringReply))]
+    }
+
+    /// A context change took effect: said in the transcript and recorded with what changed and when.
+    static func contextChanged(_ s: inout AppState, _ change: ContextChange, via route: ContextChange.Route) -> [Effect] {
+        if let voice = change.voice {
+            s.voice = voice
+            s.ui.header.voice = voice
+        }
+        let how = switch route {
+        case .contextUpdate: "the conversation continues"
+        case .resume: "resumed on a new connection, the conversation continues"
+        case .newSession: "new session, seeded with the transcript so far"
+        }
+        return system(&s, "changed \(change.summary) — \(how)") + [.record(.context(change, via: route))]
     }
 
     /// A connection became live: the first, a resumed one, or a new session.

@@ -53,6 +53,10 @@ enum Reducer {
             fx = quit(&s, now: now)
         case .vision(let e):
             fx = handleVision(&s, e, now: now)
+        case .recording(let e):
+            fx = handleRecording(&s, e)
+        case .changeContext(let change):
+            fx = changeContext(&s, change)
         }
         if case .latencyStats = s.ui.overlay { s.ui.overlay = .latencyStats(s.latency.stats) }
         fx += speakerCommands(from: before.reply, to: s.talk.reply)
@@ -142,6 +146,7 @@ enum Reducer {
         fx += finishUserEntry(&s)
         if overReply { s.talk.reply = .discarding }
         s.ui.transcript.append(.user, trimmed)
+        (s.typedBefore, s.unansweredBefore) = (s.typedTurn, s.unanswered)
         s.typedTurn = TypedTurn(text: trimmed, afterReply: overReply)
         s.unanswered = trimmed
         s.latency.userFinished(at: now)
@@ -220,12 +225,16 @@ enum Reducer {
         return [.record(.line(speaker: "user", text: text, interrupted: false))]
     }
 
-    /// The session sent the unanswered turn again on a new connection. The service transcribes it again (a
-    /// typed turn's echo, a spoken turn's audio): that repeat is absorbed, so the question is one line and
-    /// one record, and the resend is a note on it.
-    static func turnResent(_ s: inout AppState) -> [Effect] {
-        var question = s.unanswered
-        if let id = s.userEntry {
+    /// The session sent an unanswered turn again on a new connection (`typed`: its text; nil for a spoken
+    /// turn). The service transcribes it again (a typed turn's echo, a spoken turn's audio): that repeat is
+    /// absorbed, so the question is one line and one record, and the resend is a note on it.
+    static func turnResent(_ s: inout AppState, typed: String?) -> [Effect] {
+        var question = typed ?? s.unanswered
+        if let typed {
+            // Several may be sent again, one per answer: each one's echo comes when it goes out.
+            s.typedTurn = TypedTurn(text: typed, afterReply: false)
+            s.unanswered = typed
+        } else if let id = s.userEntry {
             // Cut off while it was being transcribed: the repeat transcribes the whole turn again, so it
             // replaces the partial text instead of running on after it.
             s.userWords.reset()

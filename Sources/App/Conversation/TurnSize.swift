@@ -16,10 +16,12 @@ struct TurnSize: Equatable {
 
     init(text: String, model: String) {
         bytes = text.utf8.count
-        estimatedTokens = (bytes + 3) / 4
+        estimatedTokens = Self.estimatedTokens(bytes: bytes)
         limit = LiveModel.traits(of: model).inputTokenLimit
         self.model = model
     }
+
+    static func estimatedTokens(bytes: Int) -> Int { (bytes + 3) / 4 }
 
     var fits: Bool { estimatedTokens <= limit }
 

@@ -23,6 +23,8 @@ final class AudioIO: Sendable {
     /// Registers the reducer sets through commands, read on the capture and receive paths.
     struct Shared {
         var session: LiveSession?
+        /// Takes the mic as sent and the model as played, when the conversation is recorded.
+        var recorder: ConversationRecorder?
         var halfDuplex: HalfDuplexGate
         /// The gate applies while the mic is open in open-mic mode (`MicCommand.open(openMic:)`).
         var halfDuplexOn = false
@@ -115,6 +117,7 @@ final class AudioIO: Sendable {
     }
 
     func attach(_ session: LiveSession) { state.withLock { $0.session = session } }
+    func attach(_ recorder: ConversationRecorder) { state.withLock { $0.recorder = recorder } }
 
     /// The capture thread's consumer: gate → (half-duplex) → session; the chunk that closes the gate is
     /// reported so the wire follow-up (`activityEnd`, `audioStreamEnd`) leaves after it.
@@ -122,16 +125,17 @@ final class AudioIO: Sendable {
         let now = Double(chunk.timestamp) / 1e9
         let playing = playback?.levels().rmsDBFS ?? -100
         let converged = canceller?.isConverged ?? true
-        let (session, bytes, closed) = state.withLock { s in
+        let (session, bytes, closed, recorder) = state.withLock { s in
             s.halfDuplex.cancellerConverged = converged
             let pass = !s.halfDuplexOn
                 || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelAnswering, at: now)
             var closed: Int?
             if chunk.endsGate { closed = s.pendingClose; s.pendingClose = nil }
             let bytes = pass ? s.framing.frame(chunk, batching: s.halfDuplexOn) : nil
-            return (s.session, bytes, closed)
+            return (s.session, bytes, closed, pass ? s.recorder : nil)
         }
         if let bytes, let session { session.sendAudio(Data(bytes)) }
+        recorder?.mic(chunk)
         if let closed { events.post(.micClosed(id: closed)) }
     }
 
@@ -167,24 +171,27 @@ final class AudioIO: Sendable {
     func perform(_ command: SpeakerCommand) {
         switch command {
         case .play(let pcm):
-            let (discard, first) = state.withLock { s -> (Bool, Bool) in
+            let (discard, first, recorder) = state.withLock { s -> (Bool, Bool, ConversationRecorder?) in
                 defer { s.awaitingFirstAudio = false }
-                return (s.discarding, s.awaitingFirstAudio)
+                return (s.discarding, s.awaitingFirstAudio, s.recorder)
             }
             if first { events.post(.replyAudioStarted(at: time.now())) }
             guard !discard, let playback else { return }
             let samples = pcm.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) } }
-            playback.write(samples)
+            if playback.write(samples) { recorder?.model(samples) }
         case .flush:
             playback?.flush()
-            state.withLock { $0.awaitingFirstAudio = true }
+            let recorder = state.withLock { s in s.awaitingFirstAudio = true; return s.recorder }
+            recorder?.modelCut()
         case .turnComplete:
             playback?.drain()
-            state.withLock { $0.awaitingFirstAudio = true }
+            let recorder = state.withLock { s in s.awaitingFirstAudio = true; return s.recorder }
+            recorder?.replyEnded()
         case .cutReply:
             // Still the same reply: its first-audio edge was reported, the rest arrives only to be dropped.
-            state.withLock { $0.discarding = true }
+            let recorder = state.withLock { s in s.discarding = true; return s.recorder }
             playback?.flush()
+            recorder?.modelCut()
         case .acceptReplies:
             state.withLock { $0.discarding = false }
         case .modelAnswering(let answering):

@@ -44,7 +44,8 @@ final class EffectRunner {
             toolRunner.cancel(ids)
         case .answerConfirmation(let id, let yes):
             confirmations.answer(id, yes: yes)
-        case .record(let r):
+        case .record(var r):
+            r.recordingOffset = launch.recorder?.offset(for: r.kind)
             launch.store?.append(r)
         case .scroll(let command):
             var ui = state.ui
@@ -61,13 +62,23 @@ final class EffectRunner {
         case .rememberVoice(let voice):
             RememberedState(voice: voice).save(paths.stateFile)
         case .suspend:
+            // The recording is made whole before the process stops (a kill meanwhile loses nothing).
+            launch.recorder?.suspend()
             launch.terminal.suspend()
+            launch.recorder?.resumeAfterSuspend()
             screen.invalidate()
             return [.screenSize(launch.terminal.screenSize)]
         case .quit:
             break
         case .vision(let command):
             return launch.vision.perform(command)
+        case .recording(let start):
+            guard let recorder = launch.recorder else {
+                return [.recording(.failed(RecordingFailure(
+                    message: "cannot record: this conversation is not being saved", hint: "see the first lines of the transcript for why")))]
+            }
+            if start { return [.recording(recorder.start())] }
+            return recorder.stop().map { [.recording($0)] } ?? []
         }
         return []
     }
@@ -85,12 +96,26 @@ final class EffectRunner {
                 let language = $0.generationConfig?.speechConfig?.languageCode
                 $0.generationConfig?.speechConfig = SpeechConfig(voiceName: name, languageCode: language)
             }
+        case .changeContext(let change, let duringReply):
+            session.changeContext(prepared(change, for: session.setup), duringReply: duringReply)
         case .switchMode(let mode, let duringReply):
             var c = launch.config
             c.mode = mode
             let next = c.setup(tools: launch.tools.declarations, manualActivity: mode == .ptt).realtimeInputConfig
             session.reconfigure(requireHandle: session.hasResumptionHandle || duringReply) { $0.realtimeInputConfig = next }
         }
+    }
+
+    /// A change's tools as the launch setup's were built: the model's function behaviours and the backend's
+    /// rules (Vertex AI takes no `behavior`).
+    private func prepared(_ change: ContextChange, for setup: Setup) -> ContextChange {
+        guard let tools = change.tools else { return change }
+        var probe = setup
+        probe.tools = tools
+        LiveModel.traits(of: launch.config.model).apply(launch.config.modelOptions, to: &probe)
+        var prepared = change
+        prepared.tools = probe.adapted(to: LiveModel.Backend(modelResource: probe.model)).tools ?? []
+        return prepared
     }
 
     private func export() -> Result<String, ExportFailure> {

@@ -16,6 +16,8 @@ struct Launch {
     let tools: ToolRegistry
     let session: LiveSession
     let store: TranscriptStore?
+    /// The conversation's sound beside its transcript (nil when the transcript is not saved).
+    let recorder: ConversationRecorder?
     let terminal: any ConversationTerminal
     let renderer: FrameRenderer
     /// Images, the camera and the screen.
@@ -25,7 +27,7 @@ struct Launch {
     let keyMap: KeyMap
 
     static func start(
-        config: Config, demo: Bool, noAudio: Bool, resume: (ResumeStore.Saved, age: Double)?, paths: Paths,
+        config: Config, demo: Bool, noAudio: Bool, resume: ResumePlan?, paths: Paths,
         events: EventQueue, time: TimeSource, logger: Logger
     ) async throws -> Launch {
         var simulator: LiveSimulator?
@@ -48,9 +50,16 @@ struct Launch {
         let (mcp, mcpProblems) = await MCPServers.start(config.mcp, into: &registry, logger: logger)
         problems += mcpProblems
 
-        let store: TranscriptStore?
+        var store: TranscriptStore?
+        if let resume {
+            do {
+                store = try TranscriptStore(continuing: resume.transcript)
+            } catch {
+                problems.append("\(error): this part is saved as a conversation of its own")
+            }
+        }
         do {
-            store = try TranscriptStore(directory: config.transcriptDir ?? paths.transcripts)
+            if store == nil { store = try TranscriptStore(directory: config.transcriptDir ?? paths.transcripts) }
         } catch {
             store = nil
             problems.append("this conversation will not be saved: \(error)")
@@ -79,7 +88,7 @@ struct Launch {
     static func assemble(
         config: Config, access: LiveAccess, audio: AudioIO, tools: ToolRegistry,
         mcp: MCPServers, simulator: LiveSimulator?, store: TranscriptStore?, terminal: any ConversationTerminal,
-        screen: any Screen, problems: [String], resume: (ResumeStore.Saved, age: Double)?, events: EventQueue,
+        screen: any Screen, problems: [String], resume: ResumePlan?, events: EventQueue,
         time: TimeSource, logger: Logger, transport: any LiveTransport = WebSocketTransport()
     ) -> Launch {
         var problems = problems
@@ -92,16 +101,32 @@ struct Launch {
             time: time)
         audio.attach(session)
         let vision = VisionIO(settings: config.vision, wire: VideoWire(session: session, time: time)) { [events] in events.post($0) }
-        if let resume { session.restoreHandle(resume.0.handle, age: resume.age) }
-        if let path = resume?.0.transcript, let records = try? TranscriptStore.read(path) {
-            // Seeds a fresh session if the service refuses the saved handle.
-            session.preloadContext(records.compactMap { r in
-                guard r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty else { return nil }
-                return Content(role: r.kind, text: text)
-            })
-        }
+        if let handle = resume?.handle { session.restoreHandle(handle.secret, age: handle.age) }
+        // Without a handle the first connection is a new session, and the session seeds it with these turns (the
+        // reconnect path's seeding); with one they seed a fresh session if the service refuses the handle.
+        if let resume { session.preloadContext(resume.seed.turns) }
         store?.onFailure = { [events] in events.post(.audioNotice($0)) }
-        store?.append(.session(model: config.model, voice: config.voice))
+        store?.append(.session(
+            model: config.model, voice: config.voice, system: config.systemInstruction, continued: store?.continuing == true))
+        let recorder = store.map { store in
+            ConversationRecorder(base: (store.path as NSString).deletingPathExtension, format: config.recording.format, time: time) {
+                [events, logger] e in
+                if case .failed(let f) = e { logger.error("recording: \(f)") }
+                if case .fellBehind(let s) = e { logger.warning("recording fell behind: \(s) s dropped") }
+                events.post(.recording(e))
+            }
+        }
+        if let recorder { audio.attach(recorder) }
+        if config.recording.enabled {
+            if let recorder {
+                if case .failed(let f) = recorder.start() {
+                    problems.append("not recording: \(f)")
+                    logger.error("recording: \(f)")
+                }
+            } else {
+                problems.append("not recording: the conversation is not being saved, and its recording goes beside the transcript")
+            }
+        }
 
         let themeResult = ThemeLoader.standard().load(config.theme)
         if let error = themeResult.error { problems.append("\(error) — using the default theme") }
@@ -109,12 +134,12 @@ struct Launch {
         if let problem = keyMap.problem { problems.append(problem) }
         return Launch(
             config: config, simulator: simulator, audio: audio, mcp: mcp, tools: tools, session: session, store: store,
-            terminal: terminal, renderer: FrameRenderer(screen: screen, theme: themeResult.theme, keyMap: keyMap.map),
+            recorder: recorder, terminal: terminal, renderer: FrameRenderer(screen: screen, theme: themeResult.theme, keyMap: keyMap.map),
             vision: vision, problems: problems, keyMap: keyMap.map)
     }
 
     /// The state the first frame shows.
-    func initialState(demo: Bool, noAudio: Bool, resume: (ResumeStore.Saved, age: Double)?) -> AppState {
+    func initialState(demo: Bool, noAudio: Bool, resume: ResumePlan?) -> AppState {
         var state = AppState(config: config, demo: demo, audioAvailable: audio.unavailable == nil, kitty: false)
         state.keyMap = keyMap
         state.ui.screen = terminal.screenSize
@@ -125,17 +150,25 @@ struct Launch {
         }
         for problem in problems { state.ui.transcript.append(.error, problem) }
         state.vision = vision.initialState(framesAlways: config.vision.frames == .always)
+        state.recording = recorder?.isRecording == true
+        state.ui.header.recording = state.recording
         if let why = vision.unavailable { state.ui.transcript.append(.error, "\(why) — going on without it") }
         state.toolServers = Dictionary(uniqueKeysWithValues: tools.tools.compactMap { k, v in v.server.map { (k, $0) } })
         state.toolPolicy = ToolCallPolicy(
             model: LiveModel.traits(of: config.model), setup: session.setup, registry: tools, configured: config.tools.scheduling)
         if let resume {
-            Self.showEarlier(resume.0.transcript, in: &state.ui.transcript)
-            // The budget is per conversation: what the earlier parts spent still counts.
-            if let path = resume.0.transcript, let records = try? TranscriptStore.read(path) {
-                state.usage.carry(Reducer.carriedUsage(records, prices: state.usage.prices))
-            }
-            state.ui.transcript.append(.system, "resuming the conversation from \(Int(resume.age / 60)) min ago")
+            Self.showEarlier(resume, in: &state.ui.transcript)
+            // A torn last line was cut off before adding to the file: say that once, not also that it was not read.
+            let cut = store?.cutOff ?? 0
+            let unread = TranscriptReading(
+                records: [], problems: resume.problems.filter { if case .tornLastLine = $0 { cut == 0 } else { true } }).unread
+            if let unread { state.ui.transcript.append(.error, "\(resume.id): \(unread)") }
+            if cut > 0 { state.ui.transcript.append(.error, "the torn last line of \(resume.id) (\(cut) bytes) was cut off before adding to it") }
+            for line in resume.continuation(now: TimeSource.wallSeconds()) { state.ui.transcript.append(.system, line) }
+            // The budget is per conversation: what the earlier parts spent still counts. Their usage records are
+            // in the file this run adds to, so no `usageCarried` record is written unless it is a new file.
+            state.usage.carry(Reducer.carriedUsage(resume.records, prices: state.usage.prices))
+            if store?.path == resume.transcript { state.carryRecorded = true }
         }
         state.ui.status = demo ? "DEMO: talking to the built-in simulator — no key, no network" : nil
         Reducer.refreshHeader(&state, now: 0)
@@ -148,15 +181,18 @@ struct Launch {
         vision.stop()
         session.close()
         audio.close()
+        // After the audio: nothing reaches the recorder any more, and the file gets its header or trailer.
+        recorder?.close()
         terminal.stop()
         await mcp.stop()
         try? await simulator?.stop()
     }
 
-    /// Shows a saved session's lines before a resumed conversation.
-    static func showEarlier(_ path: String?, in transcript: inout TranscriptModel) {
-        guard let path, let records = try? TranscriptStore.read(path) else { return }
-        for r in records {
+    /// Shows a saved conversation's lines before it goes on, under a line that marks them as earlier.
+    static func showEarlier(_ resume: ResumePlan, in transcript: inout TranscriptModel) {
+        let first = resume.records.first(where: { $0.time != nil })?.time.flatMap(ConversationSummary.seconds)
+        transcript.append(.system, "earlier in this conversation" + (first.map { " (\(HistoryPrinter.localTime($0, seconds: false)))" } ?? "") + ":")
+        for r in resume.records {
             switch r.kind {
             case "user": transcript.append(.user, r.text ?? "")
             case "model": transcript.append(.model, r.text ?? "", interrupted: r.interrupted == true)

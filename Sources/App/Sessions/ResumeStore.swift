@@ -30,21 +30,26 @@ struct ResumeStore {
         return try? JSONDecoder().decode(Saved.self, from: data)
     }
 
-    /// The saved handle if it is still young enough for `model`, with its age in seconds; otherwise why not.
-    /// `now` is wall-clock seconds since 1970, the clock `savedAt` was written on.
-    func usable(model: String, now: Double = TimeSource.wallSeconds()) -> Result<(Saved, age: Double), ParleyError> {
-        guard let saved = load() else {
-            return .failure(.usage("nothing to resume: no earlier conversation was saved (start one without --resume)"))
-        }
+    /// The saved handle if it belongs to the conversation saved in `transcript` and is still young enough for
+    /// `model`, with its age in seconds; otherwise why not, in words for the screen. `now` is wall-clock seconds
+    /// since 1970, the clock `savedAt` was written on.
+    func handle(for transcript: String, model: String, now: Double = TimeSource.wallSeconds()) -> Result<(Saved, age: Double), HandleRefusal> {
+        guard let saved = load(), let path = saved.transcript,
+            ConversationID.id(of: path) == ConversationID.id(of: transcript)
+        else { return .failure(HandleRefusal("only the latest conversation keeps a resumption handle")) }
         let age = now - saved.savedAt
         guard age < Self.lifetime else {
-            // A file edited by hand may say anything; Int(age / 60) traps beyond Int.max.
-            let howOld = age < 366 * 86_400 ? "\(Int(age / 60)) minutes old" : "more than a year old"
-            return .failure(.usage("the last conversation is \(howOld); Gemini keeps it for 2 hours only (start a new one without --resume)"))
+            return .failure(HandleRefusal("its resumption handle is \(ResumePlan.span(age)) old and Gemini keeps one for 2 hours"))
         }
         guard LiveModel.resourceName(saved.model) == LiveModel.resourceName(model) else {
-            return .failure(.usage("the last conversation used \(saved.model); a resumed session cannot change the model (drop --model or --resume)"))
+            return .failure(HandleRefusal("it used \(saved.model), and a resumed session cannot change the model"))
         }
         return .success((saved, age))
+    }
+
+    /// Why a saved handle cannot continue a conversation.
+    struct HandleRefusal: Error, Equatable, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 }

@@ -7,7 +7,9 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var time: String?
     /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued`
     /// (a typed turn waiting while offline), `sent` (a queued turn sent; `turnID` names it), `resent` (the last user
-    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known).
+    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known), `context` (the
+    /// instruction, tools or voice changed mid-conversation: `system`, `tools`, `voice` hold what changed, `route`
+    /// how it reached the model).
     var kind: String
     var text: String?
     var interrupted: Bool?
@@ -29,15 +31,30 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     var format: Int?
     /// The system instruction (the persona) a `session` record started with.
     var system: String?
+    /// `context`: the names of the tools from then on (functions, and `googleSearch`); empty when all were removed.
+    var tools: [String]?
+    /// `context`: how the change reached the model (`contextUpdate`, `resume`, `newSession`).
+    var route: String?
     /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
     var usd: Double?
+    /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
+    /// begins: a `user` line's speech, a `model` line's reply; absent while nothing is recorded.
+    var recordingOffset: Double?
+
+    /// Where the line is in the recording, `[03:12]` (`[1:03:12]` past an hour), when it was recorded.
+    var recordingMark: String? {
+        guard let at = recordingOffset, at.isFinite, at >= 0 else { return nil }
+        let s = Int(at.rounded(.down))
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return s < 3600 ? "[\(two(s / 60)):\(two(s % 60))]" : "[\(s / 3600):\(two(s % 3600 / 60)):\(two(s % 60))]"
+    }
 
     /// The format this parley writes and reads.
     static let format = 1
 
     /// The kinds this parley reads; a reader names any other and skips it.
     enum Kind: String, CaseIterable {
-        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent
+        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent, context
     }
 
     init(kind: String) { self.kind = kind }
@@ -97,6 +114,18 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
+    /// A context change that took effect; only what it changed is set (a removed instruction is `system: ""`).
+    static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
+        var r = TranscriptRecord(kind: "context")
+        r.system = change.systemInstruction?.text
+        r.tools = change.tools.map { tools in
+            tools.flatMap { t in (t.functionDeclarations ?? []).map(\.name) + (t.googleSearch != nil ? ["googleSearch"] : []) }
+        }
+        r.voice = change.voice
+        r.route = "\(route)"
+        return r
+    }
+
     static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "voice")
         r.voice = name
@@ -113,5 +142,46 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         r.system = system
         if continued { r.resumed = true }
         return r
+    }
+}
+
+extension ContextChange {
+    /// What a change touches, in words: `the instruction, the tools and the voice (Kore)`.
+    var summary: String {
+        var parts: [String] = []
+        if let i = systemInstruction { parts.append(i.text.isEmpty ? "the instruction (removed)" : "the instruction") }
+        if let t = tools {
+            let n = t.reduce(0) { $0 + ($1.functionDeclarations?.count ?? 0) + ($1.googleSearch != nil ? 1 : 0) }
+            parts.append("the tools (\(n == 0 ? "none" : n == 1 ? "1 tool" : "\(n) tools"))")
+        }
+        if let v = voice { parts.append("the voice (\(v))") }
+        switch parts.count {
+        case 0: return "nothing"
+        case 1: return parts[0]
+        default: return parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "")
+        }
+    }
+}
+
+extension TranscriptRecord {
+    /// A `context` record in the Markdown export: when and how the context changed, what the tools and voice
+    /// became, and the new instruction quoted whole.
+    var contextMarkdown: String {
+        var what: [String] = []
+        if let system, system.isEmpty { what.append("no system instruction") }
+        if let tools { what.append(tools.isEmpty ? "no tools" : "tools " + tools.map { "`\($0)`" }.joined(separator: ", ")) }
+        if let voice { what.append("voice \(voice)") }
+        let how = switch route {
+        case "contextUpdate": "in place"
+        case "resume": "through a resume"
+        case "newSession": "in a new session seeded with the conversation"
+        default: route ?? "?"
+        }
+        var out = "> context changed at \(time ?? "?") (\(how))" + (what.isEmpty ? "" : ": " + what.joined(separator: " · ")) + "\n"
+        if let system, !system.isEmpty {
+            out += ">\n> new system instruction:\n>\n"
+            out += system.split(separator: "\n", omittingEmptySubsequences: false).map { "> > \($0)" }.joined(separator: "\n") + "\n"
+        }
+        return out + "\n"
     }
 }

@@ -47,6 +47,54 @@ final class TranscriptStore {
             throw ParleyError.file(path: path, problem: "cannot create the transcript file (\(String(cString: strerror(errno))))")
         }
         fd = opened
+        continuing = false
+    }
+
+    /// Whether this run adds to a conversation saved before (`--resume`) rather than starting a file.
+    let continuing: Bool
+    /// Bytes of a torn last line cut off when the file was opened to go on with it.
+    private(set) var cutOff = 0
+
+    /// Opens a saved conversation's file to add this run's records to it (`--resume`). A torn last line (a
+    /// crash or a full disk mid-write) is cut off first, so the file stays whole lines and the first new record
+    /// is not glued to it.
+    init(continuing path: String, clock: @escaping () -> Date = Date.init) throws(ParleyError) {
+        let opened = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        guard opened >= 0 else {
+            throw .file(path: path, problem: "cannot add to the conversation (\(String(cString: strerror(errno))))")
+        }
+        let whole = Self.wholeLinesEnd(opened)
+        var st = stat()
+        let size = fstat(opened, &st) == 0 ? st.st_size : whole
+        if whole < size, ftruncate(opened, whole) != 0 {
+            let why = String(cString: strerror(errno))
+            Glibc.close(opened)
+            throw .file(path: path, problem: "cannot cut off the torn last line to add to the conversation (\(why))")
+        }
+        self.path = path
+        self.clock = clock
+        fd = opened
+        written = whole
+        continuing = true
+        cutOff = Int(size - whole)
+    }
+
+    /// Where the file's whole lines end: its size when it ends with a newline (or is empty), else just after the
+    /// last newline (0 when there is none). Reads back from the end in blocks.
+    private static func wholeLinesEnd(_ fd: Int32) -> off_t {
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size > 0 else { return 0 }
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        var end = st.st_size
+        while end > 0 {
+            let start = max(0, end - off_t(block.count))
+            let want = Int(end - start)
+            let n = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, start) }
+            guard n == want else { return st.st_size }  // unreadable: leave the file as it is
+            if let i = block[0..<want].lastIndex(of: 0x0A) { return start + off_t(i) + 1 }
+            end = start
+        }
+        return 0
     }
 
     deinit { close() }
@@ -128,9 +176,9 @@ final class TranscriptStore {
             case "session":
                 out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
             case "user":
-                out += "**You:** \(r.text ?? "")\n\n"
+                out += "**You:**\(r.recordingMark.map { " `\($0)`" } ?? "") \(r.text ?? "")\n\n"
             case "model":
-                out += "**Gemini:** \(r.text ?? "")\(r.interrupted == true ? " _(interrupted)_" : "")\n\n"
+                out += "**Gemini:**\(r.recordingMark.map { " `\($0)`" } ?? "") \(r.text ?? "")\(r.interrupted == true ? " _(interrupted)_" : "")\n\n"
             case "system":
                 out += "> \(r.text ?? "")\n\n"
             case "error":
@@ -142,6 +190,8 @@ final class TranscriptStore {
                 out += line + "\n\n"
             case "voice":
                 out += "> voice changed to \(r.voice ?? "?")\n\n"
+            case "context":
+                out += r.contextMarkdown
             case "sent":
                 out += "> the message queued while offline was sent at \(r.time ?? "?")\n\n"
             case "resent":
@@ -168,6 +218,9 @@ extension TranscriptRecord {
         r.arguments = clean(arguments)
         r.result = clean(result)
         r.state = clean(state)
+        r.system = clean(system)
+        r.tools = tools?.map { TerminalText.sanitized($0, .singleLine) }
+        r.route = clean(route)
         return r
     }
 }

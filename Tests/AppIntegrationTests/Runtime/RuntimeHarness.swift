@@ -1,0 +1,311 @@
+import Dispatch
+import Foundation
+import Live
+import LiveSimulator
+import Logging
+import NIOCore
+import ParleyTesting
+import ParleyTime
+import PulseAudio
+import PulseAudioTesting
+import Synchronization
+import TUI
+import XCTest
+
+@testable import App
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole runtime in this process: the real `ConversationLoop` (reducer, `EffectRunner`, `AudioIO`,
+/// `LiveSession`) on a thread of its own, drawing on an in-memory grid, reading keys a test presses, with fake
+/// sound devices, a clock the test moves by hand, and the simulator on loopback. Tests assert on what went
+/// on the wire (`wire`, and the simulator's stats) and what is on the screen.
+final class RuntimeHarness: @unchecked Sendable {
+    let clock: ManualTime
+    let simulator: LiveSimulator
+    let mic: FakeAudioSource
+    let speaker: FakeAudioSink
+    let terminal: GridTerminal
+    let wire = RecordingTransport()
+    let events = EventQueue()
+    let launch: Launch
+    private let home: String
+    /// The home was the test's: it outlives this harness (a later run resumes from it).
+    private let ownsHome: Bool
+    private let resume: ResumePlan?
+    private let finished = DispatchSemaphore(value: 0)
+    private var running = false
+
+    /// Starts the simulator and builds a `Launch` from fakes; `start()` runs the loop. A test that runs the
+    /// app twice (a conversation, then `--resume`) passes the simulator it is `sharing`, which outlives the harness (the
+    /// handles live in it), its own `home` (the resume file), the transcript `store` and the `resume` plan.
+    /// `saveTranscript` keeps the conversation in `home` as the program does (and so lets it be recorded).
+    /// With a `canceller`, the fake devices run it as PulseAudio's streams do (far end on write, near end on each
+    /// chunk); `simulatorLoops` gives a new simulator event loops of its own (NIO's shared ones otherwise).
+    init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
+         sharing existing: LiveSimulator? = nil, home: String? = nil, store: TranscriptStore? = nil,
+         resume: ResumePlan? = nil, saveTranscript: Bool = false,
+         canceller: WebRTCCanceller? = nil, simulatorLoops: (any EventLoopGroup)? = nil,
+         configure: (inout Config) -> Void = { _ in }) async throws {
+        let clock = ManualTime()
+        self.clock = clock
+        mic = FakeAudioSource(time: clock.source, canceller: canceller)
+        speaker = FakeAudioSink(time: clock.source, canceller: canceller)
+        self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-runtime-\(UUID().uuidString)").path
+        ownsHome = home == nil
+        self.resume = resume
+        try FileManager.default.createDirectory(atPath: self.home, withIntermediateDirectories: true)
+        if let existing {
+            simulator = existing
+        } else {
+            simulator = simulatorLoops.map { LiveSimulator(options: options, eventLoopGroup: $0, time: clock.source) }
+                ?? LiveSimulator(options: options, time: clock.source)
+            try await simulator.start()
+        }
+        var config = Config()
+        config.endpoint = simulator.url
+        configure(&config)
+        terminal = GridTerminal(rows: rows, columns: columns)
+        var registry = ToolRegistry.builtIn(config.tools, time: clock.source)
+        let logger = Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let (mcp, _) = await MCPServers.start([], into: &registry, logger: logger)
+        let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker, canceller: canceller), config: config, events: events,
+                            time: clock.source)
+        launch = Launch.assemble(
+            config: config,
+            access: LiveAccess(backend: .geminiAPI, endpoint: simulator.url, credential: .none, authorizer: nil, source: "the simulator"),
+            audio: audio, tools: registry, mcp: mcp,
+            simulator: existing == nil ? simulator : nil, store: try store ?? (saveTranscript ? TranscriptStore(directory: self.home + "/data") : nil), terminal: terminal, screen: terminal.screen,
+            problems: [], resume: resume,
+            events: events, time: clock.source, logger: logger, transport: wire)
+    }
+
+    var paths: Paths { Paths(environment: ["HOME": home]) }
+
+    /// Runs the conversation loop on its own thread, as `InteractiveApp` runs it on the main thread.
+    func start() {
+        let loop = HandedOver(ConversationLoop(
+            launch: launch, events: events, paths: paths, time: clock.source, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }),
+            launchedAt: clock.now))
+        let state = HandedOver(launch.initialState(demo: false, noAudio: false, resume: resume))
+        let finished = finished
+        running = true
+        let thread = Thread {
+            loop.value.run(from: state.value)
+            finished.signal()
+        }
+        thread.name = "parley-test-loop"
+        thread.start()
+    }
+
+    /// Quits through the reducer, waits for the loop to end, and gives everything back.
+    func stop() async {
+        if running {
+            events.post(.quitRequested)
+            XCTAssertEqual(finished.wait(timeout: .now() + 5), .success, "the loop ends on quit")
+            running = false
+        }
+        let launch = HandedOver(launch)
+        await launch.value.stop()
+        launch.value.store?.close()
+        if ownsHome { try? FileManager.default.removeItem(atPath: home) }
+    }
+
+    // MARK: - The user
+
+    func press(_ keys: KeyEvent...) { terminal.send(keys.map { .key($0) }) }
+
+    /// Space held down (the kitty protocol reports the release).
+    func spaceDown() { press(KeyEvent(.character(" "), kind: .press)) }
+    func spaceUp() { press(KeyEvent(.character(" "), kind: .release)) }
+
+    /// Holds Space for `milliseconds` of speech (the manual clock moves half a second: a hold, not a tap), then
+    /// releases it; the chunk in flight when the gate closes ends the turn on the wire.
+    func talk(milliseconds: Int, file: StaticString = #filePath, line: UInt = #line) {
+        spaceDown()
+        wait("the mic to open", file: file, line: line) { mic.isGateOpen }
+        speak(milliseconds: milliseconds)
+        advance(0.5)
+        spaceUp()
+        wait("the mic to close", file: file, line: line) { !mic.isGateOpen }
+        speak(milliseconds: 20)
+    }
+
+    /// Tab, the text, Enter, Esc: a typed turn, and back to the keys.
+    func typeTurn(_ text: String) {
+        press(KeyEvent(.tab))
+        terminal.send(text.map { .key(.char($0)) })
+        press(KeyEvent(.enter), KeyEvent(.escape))
+    }
+
+    /// `milliseconds` of a 440 Hz tone from the mic, as if spoken now; each 20 ms chunk goes through the
+    /// gate to `AudioIO` on this thread.
+    func speak(milliseconds: Int) {
+        let n = AudioFormat.capture.sampleCount(milliseconds: milliseconds)
+        let tone = (0..<n).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 16000)) }
+        mic.feed(tone)
+    }
+
+    // MARK: - Waiting and looking
+
+    /// The last frame the loop presented, as text.
+    var screen: String { terminal.screen.presented }
+
+    /// The header line of the last frame.
+    var header: String { String(screen.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
+
+    /// Waits (checking every 10 ms, at most `timeout` seconds) until `condition` holds.
+    @discardableResult
+    func wait(_ what: @autoclosure () -> String, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line,
+              _ condition: () -> Bool) -> Bool {
+        let ok = eventually(timeout: timeout, what(), file: file, line: line, condition)
+        if !ok { print("screen when the wait failed:\n\(screen)\nwire: \(wire.kinds)") }
+        return ok
+    }
+
+    /// Waits until the screen shows `text`.
+    @discardableResult
+    func waitForScreen(_ text: String, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        wait("the screen to show \"\(text)\"", timeout: timeout, file: file, line: line) { screen.contains(text) }
+    }
+
+    /// Waits for a live connection (the header stops saying "connecting").
+    func waitUntilLive(file: StaticString = #filePath, line: UInt = #line) {
+        wait("setupComplete", file: file, line: line) { simulator.stats().setups.count >= 1 && wire.kinds.contains("setup") }
+        wait("the header to say live", file: file, line: line) { header.contains(" live") }
+    }
+
+    /// Moves the manual clock and wakes the loop so the reducer sees the new time.
+    func advance(_ seconds: Double) {
+        clock.advance(seconds)
+        events.wake()
+    }
+}
+
+extension SimulatorOptions {
+    /// A healthy service that answers at once and sends reply audio fast, with `turnComplete` right after
+    /// the reply (not after it would have played in real time).
+    static var quick: SimulatorOptions {
+        var o = SimulatorOptions(replyDelay: .milliseconds(5), audioSpeedup: 50, burstInterval: .milliseconds(5),
+                                 turnCompleteAfterPlayback: false, resumptionUpdateAfterSetup: true)
+        o.faultScope = .firstConnection
+        return o
+    }
+}
+
+/// A terminal with no terminal: frames go to a grid, keys come from the test. The loop polls a pipe the test
+/// writes a byte to with each key, as it polls stdin.
+final class GridTerminal: ConversationTerminal, @unchecked Sendable {
+    let screen: PresentedScreen
+    private let input = Mutex<[InputEvent]>([])
+    private let readFD: Int32
+    private let writeFD: Int32
+
+    init(rows: Int, columns: Int) {
+        screen = PresentedScreen(rows: rows, columns: columns)
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for f in fds { _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK) }
+        (readFD, writeFD) = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// Queues input for the loop and wakes it. Any thread.
+    func send(_ events: [InputEvent]) {
+        input.withLock { $0 += events }
+        var one: UInt8 = 1
+        _ = write(writeFD, &one, 1)
+    }
+
+    var pollFDs: [Int32] { [readFD] }
+    var inputDeadline: Double? { nil }
+    var keyboardProtocol: Terminal.KeyboardProtocol { .kitty }
+    var screenSize: Size { screen.size }
+    func takeSignals() -> TerminalSignals { [] }
+    func handleResize() -> Size { screen.size }
+    func readInput(now: Double?) -> [InputEvent] {
+        var buf = [UInt8](repeating: 0, count: 256)
+        while read(readFD, &buf, buf.count) > 0 {}
+        return input.withLock { q in
+            defer { q.removeAll() }
+            return q
+        }
+    }
+    func suspend() {}
+    func retake() {}
+    func stop() {}
+}
+
+/// A `GridScreen` that publishes each presented frame's text, so a test thread can read what the loop's thread
+/// drew without touching the grid.
+final class PresentedScreen: Screen, @unchecked Sendable {
+    private let grid: GridScreen
+    private let frame = Mutex("")
+
+    init(rows: Int, columns: Int) { grid = GridScreen(rows: rows, columns: columns) }
+
+    var size: Size { grid.size }
+    func put(row: Int, column: Int, text: String, style: CellStyle) { grid.put(row: row, column: column, text: text, style: style) }
+    func clear(_ rect: Rect, style: CellStyle) { grid.clear(rect, style: style) }
+    func invalidate() { grid.invalidate() }
+    func present() {
+        grid.present()
+        let text = grid.text()
+        frame.withLock { $0 = text }
+    }
+
+    /// The text of the last frame presented.
+    var presented: String { frame.withLock { $0 } }
+}
+
+/// The WebSocket transport with a record of every client message it sent, in order: what went on the wire.
+final class RecordingTransport: LiveTransport {
+    private let inner = WebSocketTransport(logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+    private let sent = Mutex<[String]>([])
+
+    func open(url: String, headers: [(name: String, value: String)],
+              onEvent: @escaping @Sendable (TransportEvent) -> Void) -> any LiveConnection {
+        Recording(inner: inner.open(url: url, headers: headers, onEvent: onEvent), transport: self)
+    }
+
+    private struct Recording: LiveConnection {
+        let inner: any LiveConnection
+        let transport: RecordingTransport
+        func send(_ text: String) {
+            transport.sent.withLock { $0.append(text) }
+            inner.send(text)
+        }
+        func close(code: Int, reason: String) { inner.close(code: code, reason: reason) }
+    }
+
+    /// Each message as its kind: the top-level field, and for `realtimeInput` its field too
+    /// (`realtimeInput.activityStart`, `realtimeInput.audio`).
+    var kinds: [String] {
+        messages.map { message in
+            let top = message.keys.sorted().joined(separator: "+")
+            if let input = message["realtimeInput"] as? [String: Any] {
+                return "realtimeInput." + input.keys.sorted().joined(separator: "+")
+            }
+            return top
+        }
+    }
+
+    /// Every `setup` sent, in order.
+    var setups: [[String: Any]] { messages.compactMap { $0["setup"] as? [String: Any] } }
+
+    /// Every `toolResponse` sent, in order.
+    var toolResponses: [[String: Any]] { messages.compactMap { $0["toolResponse"] as? [String: Any] } }
+
+    /// Every message sent, decoded from its JSON.
+    var messages: [[String: Any]] {
+        sent.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+}
+
+extension RecordingTransport: @unchecked Sendable {}

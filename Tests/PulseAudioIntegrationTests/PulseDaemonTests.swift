@@ -1,0 +1,599 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ParleyTesting
+import ParleyTime
+import PulseAudioTesting
+import XCTest
+@testable import PulseAudio
+
+/// The test daemon: `scripts/pulse-daemon.sh start DIR` prints its server string.
+func testPulseServer() throws -> String {
+    guard let s = ProcessInfo.processInfo.environment["PARLEY_TEST_PULSE_SERVER"], !s.isEmpty else {
+        throw XCTSkip("set PARLEY_TEST_PULSE_SERVER (scripts/pulse-daemon.sh start)")
+    }
+    return s
+}
+
+/// Whether the test server is PipeWire's PulseAudio server (pipewire-pulse calls itself
+/// "PulseAudio (on PipeWire x.y.z)"); scripts/test.sh runs these tests against both.
+func testServerIsPipeWire(_ server: String) throws -> Bool {
+    try AudioDevices.query(server: server).server.contains("PipeWire")
+}
+
+let nullSink = "parley_null"
+let nullMonitor = "parley_null.monitor"
+
+/// A capture of a null sink's monitor and a playback stream to that sink. Each loopback loads its own null
+/// sink next to `parley_null`, so tests running in parallel (`swift test --parallel`) never hear each other.
+final class Loopback {
+    let capture: PulseCapture
+    let playback: PulsePlayback
+    let recorder = ChunkRecorder()
+    let events = ChunkEvents()
+    let sink: String
+    private let context: PulseContext
+    private let module: UInt32
+    static let chunkSamples = 320
+    private static let counter = NSLock()
+    nonisolated(unsafe) private static var next = 0
+
+    init(server: String, targetLatencyMilliseconds: Int = 20, recordTimings: Bool = false, padding: Int? = nil) throws {
+        Loopback.counter.lock()
+        Loopback.next += 1
+        let n = Loopback.next
+        Loopback.counter.unlock()
+        sink = "parley_test_\(getpid())_\(n)"
+        context = try PulseContext(server: server, timeout: 5)
+        module = try context.loadModule("module-null-sink", arguments: "sink_name=\(sink)", timeout: 5)
+        let events = self.events
+        capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"), onEvent: { events.append($0) })
+        var po = PulsePlayback.Options(server: server, device: sink, targetLatencyMilliseconds: targetLatencyMilliseconds)
+        po.recordTimings = recordTimings
+        po.restartPaddingMilliseconds = padding
+        playback = PulsePlayback(options: po, onEvent: { events.append($0) })
+        capture.setGate(open: true)
+        let rec = recorder
+        try capture.open { rec.append($0) }
+        try playback.open()
+        // The first write after idle can stall 1–2 s: pre-roll silence and wait until it has played.
+        playback.write([Int16](repeating: 0, count: 24_000 * 3 / 10))
+        playback.drain()
+        XCTAssertTrue(playback.waitUntilIdle(timeout: 15), "pre-roll played")
+    }
+
+    func close() {
+        playback.close()
+        capture.close()
+        _ = try? context.unloadModule(module, timeout: 5)
+    }
+
+    /// Captured samples (gate always open, so chunks are contiguous) and the time of each sample index.
+    func timeline() -> Timeline { Timeline(chunks: recorder.all) }
+
+    /// The timeline of what was captured from `seconds` before `time` on: its sample clock is anchored on
+    /// those chunks alone, so an overrun earlier in the capture (samples the server dropped) cannot shift it.
+    func timeline(from time: UInt64, before seconds: Double = 0.3) -> Timeline {
+        let since = time - min(time, UInt64(seconds * 1e9))
+        return Timeline(chunks: recorder.all.filter { $0.timestamp >= since })
+    }
+
+    /// Waits until the capture has run `seconds` past `time`.
+    func waitCaptured(past time: UInt64, seconds: Double, timeout: Double = 15) -> Bool {
+        let until = time + UInt64(seconds * 1e9)
+        return recorder.wait(timeout: timeout) { ($0.last?.timestamp ?? 0) >= until }
+    }
+}
+
+/// Maps captured samples to monotonic time through the capture's sample clock: sample i was heard at
+/// t0 + i / rate, with t0 taken from the least-delayed read (reads return after their samples were heard, so
+/// this errs late, never early).
+struct Timeline {
+    let samples: [Int16]
+    let t0: UInt64
+    let firstSequence: UInt64
+
+    init(chunks: [AudioChunk]) {
+        samples = chunks.flatMap(\.samples)
+        firstSequence = chunks.first?.sequence ?? 0
+        var best = UInt64.max
+        for (k, c) in chunks.enumerated() {
+            let end = UInt64(Double((k + 1) * Loopback.chunkSamples) / 16_000 * 1e9)
+            if c.timestamp >= end { best = min(best, c.timestamp - end) }
+        }
+        t0 = best == .max ? 0 : best
+        for (k, c) in chunks.enumerated() {
+            precondition(c.sequence == firstSequence + UInt64(k), "gap in the capture")
+        }
+    }
+
+    func time(ofSample i: Int) -> UInt64 { t0 + UInt64(Double(i) / 16_000 * 1e9) }
+
+    func index(at time: UInt64) -> Int {
+        time <= t0 ? 0 : min(samples.count, Int(Double(time - t0) / 1e9 * 16_000))
+    }
+
+    func isLoud(_ i: Int, threshold: Int16 = 300) -> Bool { abs(Int(samples[i])) > Int(threshold) }
+
+    /// First and last sample above the threshold, searching from `from`.
+    func loudSpan(from: Int = 0, threshold: Int16 = 300) -> ClosedRange<Int>? {
+        guard from < samples.count,
+              let a = (from..<samples.count).first(where: { isLoud($0, threshold: threshold) }),
+              let b = (from..<samples.count).last(where: { isLoud($0, threshold: threshold) }) else { return nil }
+        return a...b
+    }
+
+    /// The longest run of quiet samples inside `span`.
+    func longestQuietRun(in span: ClosedRange<Int>, threshold: Int16 = 300) -> Int {
+        var longest = 0, run = 0
+        for i in span {
+            if isLoud(i, threshold: threshold) { run = 0 } else { run += 1; longest = max(longest, run) }
+        }
+        return longest
+    }
+}
+
+func percentile(_ xs: [UInt64], _ p: Double) -> Double {
+    guard !xs.isEmpty else { return .nan }
+    let s = xs.sorted()
+    return Double(s[min(s.count - 1, Int(Double(s.count - 1) * p))])
+}
+
+final class PulseDaemonTests: XCTestCase {
+    func testDeviceListingContainsTheNullSinkAndItsMonitor() throws {
+        let server = try testPulseServer()
+        let d = try AudioDevices.query(server: server)
+        let sink = try XCTUnwrap(d.sinks.first { $0.name == nullSink })
+        XCTAssertFalse(sink.description.isEmpty)
+        let monitor = try XCTUnwrap(d.sources.first { $0.name == nullMonitor })
+        XCTAssertTrue(monitor.isMonitor)
+        XCTAssertEqual(d.sinks.filter(\.isDefault).count, 1)
+        XCTAssertTrue(d.server.hasPrefix("pulseaudio") || d.server.contains("(on PipeWire "), d.server)
+        XCTAssertTrue(d.listing.contains(nullSink))
+        let probe = try AudioDevices.probe(server: server)
+        XCTAssertNotNil(probe.defaultSink)
+    }
+
+    func testNoServerIsATypedErrorQuickly() throws {
+        let server = "unix:/tmp/parley-no-such-dir-\(getpid())/native"
+        let start = TimeSource.monotonic.nanoseconds()
+        XCTAssertThrowsError(try AudioDevices.query(server: server, timeout: 2)) { e in
+            guard case let .noServer(at, _)? = e as? PulseAudioError else { return XCTFail("\(e)") }
+            XCTAssertEqual(at, server)
+            XCTAssertTrue("\(e)".contains("no PulseAudio server at \(server)"), "\(e)")
+            XCTAssertTrue("\(e)".contains("--no-audio"))
+        }
+        XCTAssertThrowsError(try PulseCapture(options: .init(server: server)).open { _ in }) { e in
+            guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
+        }
+        XCTAssertThrowsError(try PulsePlayback(options: .init(server: server)).open()) { e in
+            guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
+        }
+        XCTAssertLessThan((Double(TimeSource.monotonic.nanoseconds() - start) / 1e9), 2)
+    }
+
+    func testAServerThatNeverAnswersTimesOutInsteadOfHanging() throws {
+        // A socket that accepts connections (the kernel's backlog) but never speaks.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-mute-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("native").path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { Glibc.close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(fd, 8), 0)
+        let start = TimeSource.monotonic.nanoseconds()
+        XCTAssertThrowsError(try AudioDevices.query(server: "unix:\(path)", timeout: 1)) { e in
+            guard case .noServer? = e as? PulseAudioError else { return XCTFail("\(e)") }
+        }
+        let elapsed = (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 3)
+    }
+
+    func testDroppingOpenStreamsWithoutCloseStopsTheirThreads() throws {
+        let server = try testPulseServer()
+        weak var weakCapture: PulseCapture?
+        weak var weakPlayback: PulsePlayback?
+        do {
+            let capture = PulseCapture(options: .init(server: server, device: nullMonitor))
+            let playback = PulsePlayback(options: .init(server: server, device: nullSink))
+            try capture.open { _ in }
+            try playback.open()
+            playback.write([Int16](repeating: 0, count: 2400))
+            weakCapture = capture
+            weakPlayback = playback
+        }
+        XCTAssertNil(weakCapture, "the thread does not keep the stream alive")
+        XCTAssertNil(weakPlayback)
+    }
+
+    func testNamedDeviceThatDoesNotExist() throws {
+        let server = try testPulseServer()
+        XCTAssertThrowsError(try PulsePlayback(options: .init(server: server, device: "no_such_sink")).open()) { e in
+            XCTAssertEqual(e as? PulseAudioError, .noSuchDevice(name: "no_such_sink", kind: .sink))
+        }
+    }
+
+    func testToneComesBackOnTheMonitorAtTheRightFrequencyAndLevel() throws {
+        let server = try testPulseServer()
+        // The mono tone is upmixed to the stereo null sink (L = R) and the stereo monitor downmixed to the mono
+        // capture: PulseAudio averages, (L + R) / 2, so the level comes back unchanged; PipeWire's channel mixer
+        // sums at -3 dB, (L + R) / √2, so the same tone comes back 3.01 dB louder. Both are the servers' rules.
+        let downmixGain = try testServerIsPipeWire(server) ? 3.01 : 0
+        let loop = try Loopback(server: server)
+        defer { loop.close() }
+        let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5)
+        // A reply comes after a pause (written within milliseconds of the pre-roll's drain completing, a
+        // PulseAudio monitor can miss its first ~16 ms: see `restartPaddingMilliseconds`).
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        XCTAssertTrue(loop.playback.write(tone))
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 15))
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan(), "the tone came back")
+        let seconds = Double(span.count) / 16_000
+        XCTAssertEqual(seconds, 1.0, accuracy: 0.01, "the whole tone, its first syllable included")
+        let middle = Array(t.samples[(span.lowerBound + 1600)..<(span.upperBound - 1600)])
+        XCTAssertEqual(Signals.frequency(middle, rate: 16_000), 1000, accuracy: 10)
+        XCTAssertEqual(AudioLevel(measuring: middle).rmsDBFS, -9.03 + downmixGain, accuracy: 1.0)
+        XCTAssertEqual(AudioLevel(measuring: middle).peakDBFS, -6.02 + downmixGain, accuracy: 1.0)
+        XCTAssertEqual(loop.playback.stats.underruns, 0)
+        print("round trip: \(String(format: "%.3f", seconds)) s of tone at "
+              + "\(String(format: "%.1f", Signals.frequency(middle, rate: 16_000))) Hz, "
+              + "RMS \(String(format: "%.2f", AudioLevel(measuring: middle).rmsDBFS)) dBFS")
+    }
+
+    /// How much of the start of a reply the monitor loses after the stream went idle (a drained turn, then
+    /// silence), with no padding, with the padding chosen for the server and with 20 ms; and how late the first
+    /// sample is heard. PulseAudio loses nothing; PipeWire loses up to a graph cycle without padding (2–4 ms
+    /// with 10 ms cycles, up to 20 ms with 21 ms cycles), so it gets a cycle of silence first.
+    func testTheStartOfAReplyAfterAnIdleStreamIsHeard() throws {
+        let server = try testPulseServer()
+        let pipeWire = try testServerIsPipeWire(server)
+        let chosen = pipeWire ? "a graph cycle, at least 5 ms" : "0 ms"
+        var lost: [Int?: Double] = [:]
+        for padding in [0, nil, 20] as [Int?] {
+            let loop = try Loopback(server: server, padding: padding)
+            defer { loop.close() }
+            var heard: [Double] = []
+            var onsets: [Double] = []
+            for _ in 0..<3 {
+                XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.5), "idle for half a second")
+                let start = TimeSource.monotonic.nanoseconds()
+                loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.3, amplitude: 0.5))
+                loop.playback.drain()
+                XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+                XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
+                let t = loop.timeline(from: start)
+                let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
+                heard.append(Double(span.count) / 16)
+                onsets.append(Double(Int64(t.time(ofSample: span.lowerBound)) - Int64(start)) / 1e6)
+            }
+            lost[padding] = 300 - heard.reduce(0, +) / Double(heard.count)
+            print("restart padding \(padding.map { "\($0) ms" } ?? "automatic (\(chosen))") on "
+                  + "\(pipeWire ? "PipeWire" : "PulseAudio"): heard \(heard.map { String(format: "%.1f", $0) }) of "
+                  + "300 ms, first sample after \(onsets.map { String(format: "%.1f", $0) }) ms")
+        }
+        XCTAssertLessThanOrEqual(lost[nil] ?? 300, 1.5, "with the server's padding the whole reply is heard")
+        if !pipeWire { XCTAssertLessThanOrEqual(lost[0] ?? 300, 1.5, "PulseAudio needs no padding") }
+    }
+
+    /// Push-to-talk plays from a 20 ms server buffer; the echo canceller's open mic wants 80 ms. A change takes
+    /// effect as a fresh stream with the new buffer, at once when idle, after the reply when one is playing
+    /// (it plays out whole, on the buffer it started with).
+    func testTheServerBufferFollowsTheTalkMode() throws {
+        let server = try testPulseServer()
+        let loop = try Loopback(server: server)
+        defer { loop.close() }
+        // Servers grant their own figures; a stream opened with 80 ms says what the server makes of 80.
+        let small = try XCTUnwrap(loop.playback.serverBufferMilliseconds)
+        let opened80 = try Loopback(server: server, targetLatencyMilliseconds: 80)
+        let large = try XCTUnwrap(opened80.playback.serverBufferMilliseconds)
+        opened80.close()
+        XCTAssertGreaterThan(large, small)
+
+        // A reply after a pause (see `testToneComesBackOnTheMonitorAtTheRightFrequencyAndLevel`).
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        let start = TimeSource.monotonic.nanoseconds()
+        loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5))
+        loop.playback.setTargetLatency(milliseconds: 80)
+        XCTAssertEqual(loop.playback.targetLatencyMilliseconds, 80)
+        XCTAssertEqual(loop.playback.serverBufferMilliseconds, small, "not while the reply plays")
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+        eventually(timeout: 5, "the new stream's \(large) ms") { loop.playback.serverBufferMilliseconds == large }
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
+        let t = loop.timeline(from: start)
+        let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
+        XCTAssertEqual(Double(span.count) / 16_000, 1.0, accuracy: 0.01, "the reply played whole")
+        XCTAssertEqual(loop.playback.stats.underruns, 0)
+
+        loop.playback.setTargetLatency(milliseconds: 20)
+        eventually(timeout: 5, "back to \(small) ms soon when idle") { loop.playback.serverBufferMilliseconds == small }
+        XCTAssertTrue(loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.2, amplitude: 0.5)))
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10), "plays on the new stream")
+        XCTAssertEqual(loop.playback.stats.reopens, 0, "a restart is not a device change")
+        print("server buffer granted for 20 and 80 ms: \(small), \(large) ms")
+    }
+
+    func testPlaybackMeterFollowsWhatIsHeard() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        XCTAssertLessThan(loop.playback.levels().rmsDBFS, -90)
+        loop.playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 1.0, amplitude: 0.5))
+        XCTAssertTrue(loop.recorder.wait(timeout: 10) { $0.contains { $0.level.rmsDBFS > -12 } })
+        let playing = loop.playback.levels()
+        XCTAssertEqual(playing.rmsDBFS, -9.03, accuracy: 0.5)
+        XCTAssertGreaterThan(loop.capture.levels().rmsDBFS, -12, "the capture meter hears the monitor")
+        loop.playback.flush()
+        XCTAssertLessThan(loop.playback.levels().rmsDBFS, -90, "flushed: the meter drops at once")
+    }
+
+    func testFlushSilencesTheMonitorQuickly() throws {
+        // A 400 ms server buffer: without the server-side flush the tone would go on for 400 ms or more.
+        let loop = try Loopback(server: try testPulseServer(), targetLatencyMilliseconds: 400)
+        defer { loop.close() }
+        loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 4.0, amplitude: 0.5))
+        let start = TimeSource.monotonic.nanoseconds()
+        XCTAssertTrue(loop.recorder.wait(timeout: 15) { chunks in
+            chunks.filter { $0.level.rmsDBFS > -12 && $0.timestamp > start }.count >= 25
+        }, "half a second of tone is playing")
+        let flushAt = TimeSource.monotonic.nanoseconds()
+        loop.playback.flush()
+        XCTAssertTrue(loop.waitCaptured(past: flushAt, seconds: 0.6))
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan())
+        let lastLoud = t.time(ofSample: span.upperBound)
+        let ms = (Double(lastLoud) - Double(flushAt)) / 1e6
+        print("flush → silence on the monitor: \(String(format: "%.1f", ms)) ms (tlength 400 ms)")
+        XCTAssertLessThan(ms, 150, "silent soon after the flush (would be ≥ 400 ms without the server flush)")
+        XCTAssertGreaterThan(span.count, 8_000, "the tone played before the flush")
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 5), "a flush leaves playback idle")
+    }
+
+    /// Barge-in then the next reply, 20 times: a 1 kHz reply is flushed mid-word and a 440 Hz one written at
+    /// once. On the monitor the old reply stops and the new one starts; a click would be a short burst of sound
+    /// on its own between them (last round: 2 of 30 flushed replies played a ~1 ms decaying click).
+    func testAReplyAfterAFlushStartsWithoutAClick() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        var clicks: [Double] = []
+        var gaps: [Double] = []
+        var dropouts = 0
+        for k in 0..<20 {
+            XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
+            let start = TimeSource.monotonic.nanoseconds()
+            loop.playback.write(Signals.sine(frequency: 1000, rate: 24_000, seconds: 1.0, amplitude: 0.5))
+            // Flush 150–340 ms in, a different point of the waveform each time.
+            XCTAssertTrue(loop.waitCaptured(past: start, seconds: 0.15 + Double(k) * 0.01))
+            let flushAt = TimeSource.monotonic.nanoseconds()
+            loop.playback.flush()
+            loop.playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 0.3, amplitude: 0.5))
+            loop.playback.drain()
+            XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+            XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.1))
+            let t = loop.timeline(from: start)
+            // Runs of sound at least 2 ms apart, from the flush on.
+            var runs: [ClosedRange<Int>] = []
+            var quiet = 0
+            for i in t.index(at: flushAt - 20_000_000)..<t.samples.count {
+                if t.isLoud(i) {
+                    if let last = runs.last, quiet < 32 { runs[runs.count - 1] = last.lowerBound...i } else { runs.append(i...i) }
+                    quiet = 0
+                } else {
+                    quiet += 1
+                }
+            }
+            // The old reply's tail (the flush takes 12–20 ms to reach the speaker), then the new reply, which
+            // may follow at once. A click is a short burst on its own after the tail.
+            let new = try XCTUnwrap(runs.last, "the new reply played")
+            XCTAssertLessThanOrEqual(Double(new.count) / 16, 300 + 60, "the old reply stopped")
+            for run in runs.dropFirst() where run.count < 16 * 20 { clicks.append(Double(run.count) / 16) }
+            let long = runs.dropFirst().filter { $0.count >= 16 * 20 }
+            if long.count > 1 { dropouts += long.count - 1 }
+            gaps.append(runs.count >= 2 ? Double(runs[1].lowerBound - runs[0].upperBound) / 16 : 0)
+        }
+        print("flush then a new reply, 20 times: clicks \(clicks.map { String(format: "%.1f ms", $0) }), "
+              + "silence between the replies \(gaps.map { String(format: "%.0f", $0) }) ms, "
+              + "gaps of 2 ms or more inside a new reply: \(dropouts)")
+        XCTAssertEqual(clicks, [], "no burst of sound between a flushed reply and the next")
+    }
+
+    func testBurstyInputPlaysGapFreeWithoutUnderruns() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 5.0, amplitude: 0.5)
+        let piece = tone.count / 25
+        let start = TimeSource.monotonic.nanoseconds()
+        for k in 0..<25 {
+            XCTAssertTrue(loop.playback.write(Array(tone[(k * piece)..<((k + 1) * piece)])))
+            Thread.sleep(forTimeInterval: 0.008)  // the network delivering 5 s in 200 ms
+        }
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 30))
+        let played = (Double(TimeSource.monotonic.nanoseconds() - start) / 1e9)
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        let stats = loop.playback.stats
+        XCTAssertEqual(stats.underruns, 0)
+        XCTAssertEqual(stats.droppedSamples, 0)
+        XCTAssertGreaterThanOrEqual(stats.highWaterSamples, 24_000 * 4, "the burst was absorbed by our buffer")
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan())
+        let seconds = Double(span.count) / 16_000
+        let gap = t.longestQuietRun(in: span)
+        print("burst: \(String(format: "%.3f", seconds)) s of tone on the monitor, longest quiet run \(gap) samples, "
+              + "played in \(String(format: "%.2f", played)) s, underruns \(stats.underruns)")
+        XCTAssertEqual(seconds, 5.0, accuracy: 0.01, "correct duration")
+        XCTAssertLessThanOrEqual(gap, 16, "no gap of 1 ms or more")
+        XCTAssertGreaterThanOrEqual(played, 4.9)
+    }
+
+    func testGateOnARealCapture() throws {
+        let server = try testPulseServer()
+        let rec = ChunkRecorder()
+        let reads = Collector<UInt64>()
+        let capture = PulseCapture(options: .init(server: server, device: nullMonitor), onLevel: { _ in reads.append(0) })
+        try capture.open { rec.append($0) }
+        defer { capture.close() }
+        // Closed: reads go on, nothing is delivered.
+        XCTAssertTrue(reads.wait(timeout: 10) { $0.count >= 10 })
+        XCTAssertGreaterThanOrEqual(capture.stats.chunksRead, 10)
+        XCTAssertEqual(rec.all.count, 0)
+        capture.setGate(open: true)
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        capture.setGate(open: false)
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.last?.endsGate == true })
+        let n = rec.all.count
+        let read = reads.all.count
+        XCTAssertTrue(reads.wait(timeout: 10) { $0.count >= read + 5 }, "five more chunks read with the gate closed")
+        XCTAssertEqual(rec.all.count, n, "nothing after the chunk that ended the gate")
+        XCTAssertEqual(rec.all.filter(\.endsGate).count, 1)
+        for c in rec.all { XCTAssertEqual(c.samples.count, 320) }
+    }
+
+    func testADeviceThatDisappearsIsReportedAndTheStreamReopensOnTheDefault() throws {
+        let server = try testPulseServer()
+        let ctx = try PulseContext(server: server, timeout: 3)
+        let module = try ctx.loadModule("module-null-sink", arguments: "sink_name=parley_gone", timeout: 3)
+        let events = ChunkEvents()
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: "parley_gone.monitor"),
+                                   onEvent: { events.append($0) })
+        let playback = PulsePlayback(options: .init(server: server, device: "parley_gone"), onEvent: { events.append($0) })
+        defer {
+            capture.close()
+            playback.close()
+        }
+        try capture.open { rec.append($0) }
+        capture.setGate(open: true)
+        try playback.open()
+        playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 20))
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        XCTAssertTrue(try ctx.unloadModule(module, timeout: 3))
+        events.wait(timeout: 15) { all in all.filter { if case .reopened = $0 { return true }; return false }.count >= 2 }
+        let all = events.all
+        XCTAssertTrue(all.contains { if case .deviceLost(.source, "parley_gone.monitor", _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains { if case .deviceLost(.sink, "parley_gone", _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains(.reopened(kind: .source, device: nil)), "\(all)")
+        XCTAssertTrue(all.contains(.reopened(kind: .sink, device: nil)), "\(all)")
+        let n = rec.all.count
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= n + 5 }, "capture goes on from the default source")
+        XCTAssertEqual(capture.stats.reopens, 1)
+    }
+
+    // Named to run last in the suite (XCTest runs a class's tests in name order): on PipeWire the test that ran
+    // right after this one lost 5 ms of tone in 2 of 8 runs (bursty input, 0 in 5 without this test before it).
+    func testWhenTheServerDiesItIsReportedRetriedAndClosesCleanly() throws {
+        _ = try testPulseServer()  // the daemon tests are enabled
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/pulse-daemon.sh")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("no \(script.path)") }
+        let dir = "/tmp/parley-audio-dying-\(getpid())"
+        func daemon(_ verb: String) throws -> String {
+            let p = Process()
+            let out = Pipe()
+            p.executableURL = script
+            p.arguments = [verb, dir]
+            p.standardOutput = out
+            try p.run()
+            p.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let server = try daemon("start")
+        defer {
+            _ = try? daemon("stop")
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        XCTAssertEqual(server, "unix:\(dir)/native")
+        let events = ChunkEvents()
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server), onEvent: { events.append($0) })
+        let playback = PulsePlayback(options: .init(server: server), onEvent: { events.append($0) })
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        try playback.open()
+        playback.write(Signals.sine(frequency: 440, rate: 24_000, seconds: 30))
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 })
+        _ = try daemon("stop")
+        func failedToReopen(_ kind: PulseAudioError.DeviceKind, in all: [AudioEvent]) -> Bool {
+            all.contains { if case .reopenFailed(kind, _) = $0 { return true }; return false }
+        }
+        func failedToReopen(_ kind: PulseAudioError.DeviceKind) -> Bool { failedToReopen(kind, in: events.all) }
+        events.wait(timeout: 10) { failedToReopen(.source, in: $0) && failedToReopen(.sink, in: $0) }
+        let all = events.all
+        XCTAssertTrue(all.contains { if case .deviceLost(.source, nil, .streamFailed) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(all.contains { if case .deviceLost(.sink, nil, _) = $0 { return true }; return false }, "\(all)")
+        XCTAssertTrue(failedToReopen(.source), "\(all)")
+        XCTAssertTrue(failedToReopen(.sink), "\(all)")
+        XCTAssertTrue(playback.write([1, 2, 3]), "writes are still accepted (and buffered) while retrying")
+        let start = TimeSource.monotonic.nanoseconds()
+        capture.close()
+        playback.close()
+        XCTAssertLessThan((Double(TimeSource.monotonic.nanoseconds() - start) / 1e9), 3, "close does not hang")
+        XCTAssertFalse(playback.write([1]), "closed")
+    }
+
+    func testEchoCancellerLoadsAndUnloadsOnEveryPath() throws {
+        let server = try testPulseServer()
+        // module-echo-cancel refuses a sink and its own monitor: give it a separate "microphone".
+        let ctx = try PulseContext(server: server, timeout: 3)
+        let mic = try ctx.loadModule("module-null-sink", arguments: "sink_name=parley_mic", timeout: 3)
+        defer { _ = try? ctx.unloadModule(mic, timeout: 3) }
+        let ec: PulseEchoModule
+        do {
+            ec = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
+        } catch {
+            throw XCTSkip("module-echo-cancel with webrtc is not available here: \(error)")
+        }
+        var d = try AudioDevices.query(server: server)
+        XCTAssertTrue(d.sources.contains { $0.name == ec.sourceName })
+        XCTAssertTrue(d.sinks.contains { $0.name == ec.sinkName })
+        // Streams open on the virtual devices.
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: ec.sourceName))
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 3 })
+        capture.close()
+        try ec.unload()
+        try ec.unload()
+        XCTAssertFalse(ec.isLoaded)
+        d = try AudioDevices.query(server: server)
+        XCTAssertFalse(d.sources.contains { $0.name == ec.sourceName })
+        XCTAssertFalse(d.sinks.contains { $0.name == ec.sinkName })
+        // deinit unloads too.
+        var name = ""
+        do {
+            let scoped = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
+            name = scoped.sourceName
+        }
+        d = try AudioDevices.query(server: server)
+        XCTAssertFalse(d.sources.contains { $0.name == name })
+        // A leftover from a killed parley (a pid that does not run) is cleaned up; ours is not touched.
+        let deadPID = 999_999
+        let leftover = try ctx.loadModule("module-echo-cancel", arguments:
+            "aec_method=webrtc source_name=parley_ec_\(deadPID)_1_source sink_name=parley_ec_\(deadPID)_1_sink "
+            + "source_master=parley_mic.monitor sink_master=\(nullSink)", timeout: 3)
+        let live = try PulseEchoModule(server: server, source: "parley_mic.monitor", sink: nullSink)
+        XCTAssertEqual(try PulseEchoModule.unloadLeftovers(server: server), 1)
+        let modules = try ctx.modules(timeout: 3)
+        XCTAssertFalse(modules.contains { $0.index == leftover })
+        XCTAssertTrue(modules.contains { $0.index == live.moduleIndex })
+        try live.unload()
+        XCTAssertEqual(PulseEchoModule.ownerPID(ofArguments: "aec_method=webrtc source_name=parley_ec_42_3_source"), 42)
+        XCTAssertNil(PulseEchoModule.ownerPID(ofArguments: "source_name=other"))
+    }
+}
