@@ -150,7 +150,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
-        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

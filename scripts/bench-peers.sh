@@ -3,7 +3,7 @@
 # ALSA → PulseAudio path), side by side on one local server, interleaved A B A B, with recorders on the
 # sink monitors and a click at the start of the speech. Prints a table with ratios. Not part of the test run.
 #
-#   scripts/bench-peers.sh                      # 2 rounds of each client
+#   scripts/bench-peers.sh                      # 5 rounds of each client (about 12 minutes)
 #   BENCH_ROUNDS=4 BENCH_IDLE_SECONDS=30 scripts/bench-peers.sh
 #   PARLEY_BIN=dist/parley-latest/bin/parley scripts/bench-peers.sh   # the packaged binary instead of a build
 #
@@ -62,4 +62,4 @@ sim_pid=$!
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
 "$venv/bin/python" scripts/bench/peers.py --parley "$bin" --python "$venv/bin/python" --sim-port "$port" \
-    --speech "$work/speech.wav" --model "${BENCH_MODEL:-gemini-3.8-live}" --rounds "${BENCH_ROUNDS:-2}" --idle-seconds "${BENCH_IDLE_SECONDS:-15}"
+    --speech "$work/speech.wav" --model "${BENCH_MODEL:-gemini-3.8-live}" --rounds "${BENCH_ROUNDS:-5}" --idle-seconds "${BENCH_IDLE_SECONDS:-15}"

@@ -8,7 +8,7 @@ want_test=0
 
 # ffmpeg: images, the camera and the screen (parley runs without it, with no vision).
 build_pkgs=(libncursesw5-dev libpulse-dev libssl-dev libwebrtc-audio-processing-dev pkg-config ffmpeg)
-test_pkgs=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber tmux sox espeak-ng xvfb)
+test_pkgs=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber tmux sox espeak-ng xvfb valgrind binutils)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

@@ -43,7 +43,9 @@ extension String {
 extension String {
     func trimmingTrailingSpaces() -> String {
         var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
+        // removeLast, not dropLast(): the generic dropLast counts the whole line each time (quadratic in its
+        // trailing spaces, which a grid row of 160 columns is mostly made of).
+        while s.last == " " { s.removeLast() }
         return String(s)
     }
 }

@@ -26,15 +26,20 @@ public final class FakeAudioSource: AudioSource {
     private let time: TimeSource
     private let script: [Int16]
     private let loop: Bool
+    /// WebRTC's canceller on the capture path, as `PulseCapture` runs it (the sink must be given it too).
+    private let canceller: WebRTCCanceller?
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
     /// A fake microphone. With `realTime`, a thread delivers `samples` (then silence, or `samples` again if
     /// `loop`) in chunks at real time; otherwise chunks come only from `feed`.
+    /// With a `canceller`, each chunk has its echo removed before it is metered and gated, as on PulseAudio.
     public init(format: AudioFormat = .capture, chunkMilliseconds: Int = 20, samples: [Int16] = [],
-                realTime: Bool = false, loop: Bool = false, time: TimeSource = .monotonic) {
+                realTime: Bool = false, loop: Bool = false, time: TimeSource = .monotonic,
+                canceller: WebRTCCanceller? = nil) {
         self.format = format
+        self.canceller = canceller
         self.time = time
         chunkSamples = max(1, format.sampleCount(milliseconds: chunkMilliseconds))
         self.realTime = realTime
@@ -69,8 +74,12 @@ public final class FakeAudioSource: AudioSource {
             s.pending.append(contentsOf: samples)
             var out: [AudioChunk] = []
             while s.pending.count >= chunkSamples {
-                let chunk = Array(s.pending.prefix(chunkSamples))
+                var chunk = Array(s.pending.prefix(chunkSamples))
                 s.pending.removeFirst(chunkSamples)
+                if let canceller {
+                    let length = UInt64(format.duration(sampleCount: chunk.count) * 1e9)
+                    canceller.process(&chunk, capturedFrom: time > length ? time - length : 0)
+                }
                 let level = AudioLevel(measuring: chunk)
                 s.meter.update(level, at: Double(time) / 1e9)
                 let d = s.gate.chunkCaptured()
@@ -155,6 +164,9 @@ public final class FakeAudioSink: AudioSink {
         var drains = 0
         var open = false
         var meter = LevelMeter()
+        var samplesWritten = 0
+        /// When the last sample written would have been heard (ns), for the canceller's far end.
+        var heardUntil: UInt64 = 0
     }
 
     /// The format written.
@@ -163,12 +175,20 @@ public final class FakeAudioSink: AudioSink {
     private let state = Mutex(State())
     /// The clock the meter reads.
     private let time: TimeSource
+    /// The far end of an echo canceller, fed as `PulsePlayback` feeds it.
+    private let canceller: WebRTCCanceller?
+    /// How far ahead of the clock a block is heard (the server buffer a `PulsePlayback` keeps).
+    private let latencyNanoseconds: UInt64
 
-    /// A fake speaker.
+    /// A fake speaker. With a `canceller`, each write is reported to it as heard `latencyMilliseconds` after
+    /// the clock's now (or after the writes before it, back to back) and each flush as a flush.
     public init(format: AudioFormat = .playback, time: TimeSource = .monotonic,
+                canceller: WebRTCCanceller? = nil, latencyMilliseconds: Int = 80,
                 onEvent: (@Sendable (AudioEvent) -> Void)? = nil) {
         self.format = format
         self.time = time
+        self.canceller = canceller
+        latencyNanoseconds = UInt64(max(0, latencyMilliseconds)) * 1_000_000
         self.onEvent = onEvent
     }
 
@@ -179,10 +199,17 @@ public final class FakeAudioSink: AudioSink {
     @discardableResult
     public func write(_ samples: [Int16]) -> Bool {
         let now = time.now()
+        let nanos = time.nanoseconds()
         return state.withLock { s in
             guard s.open else { return false }
             s.pending.append(contentsOf: samples)
+            s.samplesWritten += samples.count
             s.meter.update(AudioLevel(measuring: samples), at: now)
+            if let canceller {
+                let heardFrom = max(nanos + latencyNanoseconds, s.heardUntil)
+                s.heardUntil = heardFrom + UInt64(format.duration(sampleCount: samples.count) * 1e9)
+                samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
+            }
             return true
         }
     }
@@ -190,11 +217,14 @@ public final class FakeAudioSink: AudioSink {
     /// Drops what is pending.
     public func flush() {
         let now = time.now()
+        let nanos = time.nanoseconds()
         state.withLock { s in
             s.pending.removeAll()
             s.flushes += 1
             s.meter.update(.silence, at: now)
+            s.heardUntil = 0
         }
+        canceller?.playbackFlushed(at: nanos)
     }
 
     /// Plays what is pending at once and reports `playbackFinished`.
@@ -228,6 +258,8 @@ public final class FakeAudioSink: AudioSink {
     public var pending: [Int16] { state.withLock { $0.pending } }
     /// Samples drained ("played").
     public var played: [Int16] { state.withLock { $0.played } }
+    /// Samples written so far (flushed or not).
+    public var samplesWritten: Int { state.withLock { $0.samplesWritten } }
     /// `flush()` calls so far.
     public var flushCount: Int { state.withLock { $0.flushes } }
     /// `drain()` calls so far.

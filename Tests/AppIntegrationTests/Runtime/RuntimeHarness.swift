@@ -3,6 +3,7 @@ import Foundation
 import Live
 import LiveSimulator
 import Logging
+import NIOCore
 import ParleyTesting
 import ParleyTime
 import PulseAudio
@@ -46,18 +47,21 @@ final class RuntimeHarness: @unchecked Sendable {
     /// handles live in it), its own `home` (the resume file), the transcript `store` and the `resume` plan.
     /// - Parameters:
     ///   - transcripts: save the conversation as the app does (to `transcriptPath`), and so let it be recorded.
+    ///   - canceller: the fake devices run it as PulseAudio's streams do (far end on write, near end on each chunk).
+    ///   - simulatorLoops: event loops of the simulator's own (NIO's shared ones otherwise).
     ///   - logger: where the runtime logs (nothing by default).
     ///   - access: how the app reaches the simulator, resolved from the config (its endpoint the simulator's URL)
     ///     on the harness's clock; by default the Gemini API with no credential.
     init(simulator options: SimulatorOptions = .quick, rows: Int = 30, columns: Int = 160,
          sharing existing: LiveSimulator? = nil, home: String? = nil, store: TranscriptStore? = nil,
          resume: ResumePlan? = nil, transcripts: Bool = false,
+         canceller: WebRTCCanceller? = nil, simulatorLoops: (any EventLoopGroup)? = nil,
          logger: Logger? = nil, access: AccessResolver? = nil,
          configure: (inout Config) -> Void = { _ in }) async throws {
         let clock = ManualTime()
         self.clock = clock
-        mic = FakeAudioSource(time: clock.source)
-        speaker = FakeAudioSink(time: clock.source)
+        mic = FakeAudioSource(time: clock.source, canceller: canceller)
+        speaker = FakeAudioSink(time: clock.source, canceller: canceller)
         self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-runtime-\(UUID().uuidString)").path
         ownsHome = home == nil
         self.resume = resume
@@ -65,7 +69,8 @@ final class RuntimeHarness: @unchecked Sendable {
         if let existing {
             simulator = existing
         } else {
-            simulator = LiveSimulator(options: options, time: clock.source)
+            simulator = simulatorLoops.map { LiveSimulator(options: options, eventLoopGroup: $0, time: clock.source) }
+                ?? LiveSimulator(options: options, time: clock.source)
             try await simulator.start()
         }
         var config = Config()
@@ -76,7 +81,7 @@ final class RuntimeHarness: @unchecked Sendable {
         let logger = logger ?? Logger(label: "parley.runtime-test", factory: { _ in SwiftLogNoOpLogHandler() })
         self.logger = logger
         let (mcp, _) = await MCPServers.start([], into: &registry, logger: logger)
-        let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events,
+        let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker, canceller: canceller), config: config, events: events,
                             time: clock.source)
         let store = try store ?? (transcripts ? TranscriptStore(directory: self.home + "/data") : nil)
         transcriptPath = store?.path

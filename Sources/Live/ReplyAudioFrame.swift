@@ -1,0 +1,141 @@
+import Foundation
+
+/// The frame that carries reply audio, about 25 a second for as long as the model speaks:
+/// `{"serverContent":{"modelTurn":{"role":"model","parts":[{"inlineData":{"mimeType":"audio/pcm;rate=24000",
+/// "data":"…"}}]}}}`, pretty-printed or not, in lowerCamelCase or snake_case. Read in one pass over the bytes,
+/// the base64 decoded straight from them: no key strategy, no strings built to be thrown away.
+///
+/// Only that shape is read here; anything else (another field, a duplicate key, an escape, a non-ASCII byte,
+/// `null`, a bad base64 payload) returns nil and the frame goes to the full decoder, which gives the same
+/// message for the frames read here (ReplyAudioFrameTests compares them) and the errors for the rest.
+enum ReplyAudioFrame {
+    static func decode(_ bytes: Data) -> ServerMessage? {
+        bytes.withUnsafeBytes { raw -> ServerMessage? in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            guard let content = reader.frame(), reader.atEnd else { return nil }
+            return ServerMessage(serverContent: ServerContent(modelTurn: content))
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        var atEnd: Bool {
+            mutating get {
+                skipSpace()
+                return i == bytes.count
+            }
+        }
+
+        mutating func skipSpace() {
+            while i < bytes.count {
+                switch bytes[i] {
+                case 0x20, 0x0A, 0x0D, 0x09: i += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+
+        /// A string without escapes, control characters or non-ASCII bytes, as a range of `bytes`.
+        mutating func plainString() -> Range<Int>? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = i
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    i += 1
+                    return start..<(i - 1)
+                }
+                guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { return nil }
+                i += 1
+            }
+            return nil
+        }
+
+        func equals(_ range: Range<Int>, _ name: StaticString) -> Bool {
+            guard range.count == name.utf8CodeUnitCount else { return false }
+            let n = name.utf8Start
+            for k in 0..<range.count where bytes[range.lowerBound + k] != n[k] { return false }
+            return true
+        }
+
+        func key(_ range: Range<Int>, _ camel: StaticString, _ snake: StaticString) -> Bool {
+            equals(range, camel) || equals(range, snake)
+        }
+
+        /// `{"serverContent":{"modelTurn":…}}`, each object with that one key.
+        mutating func frame() -> Content? {
+            guard take(UInt8(ascii: "{")), let k1 = plainString(), key(k1, "serverContent", "server_content"),
+                  take(UInt8(ascii: ":")), take(UInt8(ascii: "{")),
+                  let k2 = plainString(), key(k2, "modelTurn", "model_turn"), take(UInt8(ascii: ":")),
+                  let turn = modelTurn(), take(UInt8(ascii: "}")), take(UInt8(ascii: "}"))
+            else { return nil }
+            return turn
+        }
+
+        /// `{"role":"model","parts":[…]}`: `parts` once, `role` at most once, nothing else.
+        mutating func modelTurn() -> Content? {
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var role: String?
+            var parts: [Part]?
+            repeat {
+                guard let k = plainString(), take(UInt8(ascii: ":")) else { return nil }
+                if key(k, "role", "role"), role == nil, let r = plainString() {
+                    role = string(r)
+                } else if key(k, "parts", "parts"), parts == nil, let p = audioParts() {
+                    parts = p
+                } else {
+                    return nil
+                }
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")), let parts else { return nil }
+            return Content(role: role, parts: parts)
+        }
+
+        /// `[{"inlineData":{…}}, …]`.
+        mutating func audioParts() -> [Part]? {
+            guard take(UInt8(ascii: "[")) else { return nil }
+            var parts: [Part] = []
+            if take(UInt8(ascii: "]")) { return parts }
+            repeat {
+                guard take(UInt8(ascii: "{")), let k = plainString(), key(k, "inlineData", "inline_data"),
+                      take(UInt8(ascii: ":")), let blob = blob(), take(UInt8(ascii: "}"))
+                else { return nil }
+                parts.append(Part(inlineData: blob))
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "]")) ? parts : nil
+        }
+
+        /// `{"mimeType":"…","data":"…"}`: `data` once, `mimeType` at most once, nothing else.
+        mutating func blob() -> Blob? {
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var mimeType: String?
+            var data: Data?
+            repeat {
+                guard let k = plainString(), take(UInt8(ascii: ":")) else { return nil }
+                if key(k, "mimeType", "mime_type"), mimeType == nil, let m = plainString() {
+                    mimeType = string(m)
+                } else if key(k, "data", "data"), data == nil, let d = plainString(),
+                          let decoded = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: bytes[d])) {
+                    data = decoded
+                } else {
+                    return nil
+                }
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")), let data else { return nil }
+            return Blob(mimeType: mimeType ?? "", data: data)
+        }
+
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+@testable import Live
+
+/// Issue 26: the one-pass reader of reply audio frames and the table base64 decoder give what the full
+/// decoder gives, for the frames they take, and leave every other frame to it.
+final class ReplyAudioFrameTests: XCTestCase {
+    private func full(_ text: String) -> ServerMessage? {
+        try? ProtoJSON.decoder().decode(ServerMessage.self, from: Data(text.utf8))
+    }
+
+    private func fast(_ text: String) -> ServerMessage? { ReplyAudioFrame.decode(Data(text.utf8)) }
+
+    static let audio = "AAEC/wABAgMEBQYH"
+
+    func testTheShapesOfReplyAudioAreReadInOnePassAsTheFullDecoderReadsThem() throws {
+        let frames = [
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"mimeType":"audio/pcm;rate=24000","data":"\#(Self.audio)"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"role":"model","parts":[{"inlineData":{"data":"\#(Self.audio)","mimeType":"audio/pcm;rate=24000"}}]}}}"#,
+            ProtoJSON.prettyPrinted(#"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"mimeType":"audio/pcm;rate=24000","data":"\#(Self.audio)"}}],"role":"model"}}}"#),
+            #"{"server_content":{"model_turn":{"parts":[{"inline_data":{"mime_type":"audio/pcm","data":"AAEC_wABAgMEBQYH"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC_w"}},{"inlineData":{"data":"AAECAw=="}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[]}}}"#,
+            // Bits after the last byte: Foundation ignores them, and so both readers do.
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"QR=="}}]}}}"#,
+            " \r\n\t{ \"serverContent\" : { \"modelTurn\" : { \"parts\" : [ { \"inlineData\" : { \"data\" : \"AAE=\" } } ] } } } \n",
+        ]
+        for f in frames {
+            let expected = try XCTUnwrap(full(f), f)
+            XCTAssertEqual(fast(f), expected, f)
+            XCTAssertEqual(try LiveCodec().decodeServer(Data(f.utf8)), expected)
+        }
+    }
+
+    func testEveryOtherFrameIsLeftToTheFullDecoder() {
+        let others = [
+            #"{"serverContent":{"modelTurn":{"parts":[{"text":"hi"}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"},"thought":true}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"}}]},"turnComplete":true}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"}}]}},"usageMetadata":{}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AA\/C"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AA EC"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC","data":"AAEC"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"role":"model","role":"user","parts":[]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"mimeType":null,"data":"AAEC"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"mimeType":"audio/pcm;voice=é","data":"AAEC"}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":""}}]}}}"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"}}]}}} x"#,
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":"AAEC"}}]}}"#,
+            #"{"setupComplete":{}}"#,
+        ]
+        for f in others { XCTAssertNil(fast(f), f) }
+    }
+
+    /// Random damage to reply frames: whenever the one-pass reader takes a frame, the full decoder reads the
+    /// same message from it.
+    func testDamagedFramesAgreeWithTheFullDecoder() {
+        let base = Array(#"{"serverContent":{"modelTurn":{"role":"model","parts":[{"inlineData":{"mimeType":"audio/pcm;rate=24000","data":"AAEC_wABAgMEBQYH"}}]}}}"#.utf8)
+        let pieces = Array(#"{}[]":, \=-_/+AQw0"#.utf8) + [0x0A, 0x00, 0xC3]
+        var rng = SplitMix64(seed: 26)
+        var taken = 0
+        for _ in 0..<20_000 {
+            var b = base
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                let at = Int(rng.next() % UInt64(b.count))
+                switch rng.next() % 3 {
+                case 0: b[at] = pieces[Int(rng.next() % UInt64(pieces.count))]
+                case 1: b.remove(at: at)
+                default: b.insert(pieces[Int(rng.next() % UInt64(pieces.count))], at: at)
+                }
+            }
+            let data = Data(b)
+            guard let m = ReplyAudioFrame.decode(data) else { continue }
+            taken += 1
+            XCTAssertEqual(m, try? ProtoJSON.decoder().decode(ServerMessage.self, from: data), String(decoding: b, as: UTF8.self))
+        }
+        XCTAssertGreaterThan(taken, 100, "some damaged frames are still reply audio")
+    }
+
+    /// The table decoder agrees with Foundation's for every string it takes, and everything decodes as before.
+    func testBase64TableDecodingAgreesWithFoundation() {
+        var rng = SplitMix64(seed: 64)
+        for n in 0..<200 {
+            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let data = Data(bytes)
+            let standard = data.base64EncodedString()
+            let urlSafe = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let unpadded = urlSafe.replacingOccurrences(of: "=", with: "")
+            for text in [standard, urlSafe, unpadded] { XCTAssertEqual(Base64.decode(text), data, text) }
+        }
+        let alphabet = Array("AQgw/+_-=  \nZz09".utf8)
+        for _ in 0..<50_000 {
+            var text = String(decoding: (0..<Int(rng.next() % 12)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+            let table = text.withUTF8 { Base64.decodeCanonical($0) }
+            if let table { XCTAssertEqual(table, Base64.decodeLenient(text), text) }
+        }
+    }
+}
