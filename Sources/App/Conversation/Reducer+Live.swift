@@ -18,7 +18,7 @@ extension Reducer {
         case .inputTranscription(let text, let finished):
             if var typed = s.typedTurn {
                 if typed.absorbEcho(text) {
-                    s.typedTurn = finished ? nil : typed
+                    s.typedTurn = finished ? typed.echoFinished() : typed
                     break
                 }
                 s.typedTurn = nil
@@ -127,6 +127,7 @@ extension Reducer {
             s.latency.resent(at: now)
             fx += turnResent(&s, typed: text)
         case .replyStalled(let finding, let recovery):
+            if recovery == .nudge { turnNudged(&s) }
             fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
         case .freshSession(let cause):
             fx += system(&s, AskPrinter.freshSessionLine(cause))
