@@ -82,8 +82,6 @@ let package = Package(
         ),
         // Audio I/O over PulseAudio; the only module that calls pa_*.
         .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime"]),
-        // Audio sources and sinks without devices, for tests.
-        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The parley executable.
@@ -105,8 +103,14 @@ let package = Package(
         // A small program that draws the TUI views with canned state, for the tmux smoke test.
         .executableTarget(name: "TUIDemo", dependencies: ["TUI", "Live", "ParleyTime"]),
 
-        // Test support, written once: a clock tests move by hand, the tmux/spawn harness.
+        // Test support, written once: a clock tests move by hand, the tmux/spawn harness, `parley simulate` as a
+        // child process.
         .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleySpawn"], path: "Tests/ParleyTesting"),
+        // A transport that delivers frames in process, and test audio for the protocol and the simulator.
+        .target(name: "LiveTesting", dependencies: ["Live"], path: "Tests/LiveTesting"),
+        // Audio sources and sinks without devices, test signals, and the echo room (a synthetic room for the
+        // canceller).
+        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime"], path: "Tests/PulseAudioTesting"),
         // Loopback stand-ins for Google's OAuth token endpoint and the GCE metadata server, for auth tests.
         .target(
             name: "AuthTesting",
@@ -119,22 +123,32 @@ let package = Package(
             ],
             path: "Tests/AuthTesting"
         ),
+
+        // Unit tests: values, views and in-process fakes only. None spawns a process, opens a socket or needs a
+        // sound server, so `scripts/test.sh --quick` runs exactly these targets (listed there).
+        .testTarget(name: "LiveTests", dependencies: ["Live", "LiveTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live", "LiveTesting"]),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+
+        // Integration tests: loopback servers, the simulator over sockets, sound servers, tmux, `parley` and other
+        // child processes.
         .testTarget(
-            name: "GoogleAuthTests",
+            name: "LiveIntegrationTests",
+            dependencies: ["Live", "LiveSimulator", "LiveTesting", "GoogleAuth", "AuthTesting", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "LiveSimulatorIntegrationTests",
+            dependencies: ["LiveSimulator", "Live", "LiveTesting", .product(name: "WSClient", package: "swift-websocket")]
+        ),
+        .testTarget(
+            name: "GoogleAuthIntegrationTests",
             dependencies: ["GoogleAuth", "AuthTesting", "Live", "LiveSimulator", "ParleyTime", "ParleyTesting"]
         ),
-
-        .testTarget(
-            name: "LiveTests",
-            dependencies: ["Live", "LiveSimulator", "GoogleAuth", "AuthTesting", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
-        ),
-        .testTarget(
-            name: "LiveSimulatorTests",
-            dependencies: ["LiveSimulator", "Live", .product(name: "WSClient", package: "swift-websocket")]
-        ),
-        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"], resources: []),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
+        .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

@@ -4,8 +4,8 @@
 # however the run ends.
 #
 #   scripts/test.sh            every test, on PulseAudio and then the audio tests on PipeWire (what CI runs)
-#   scripts/test.sh --quick    unit tests only: no sound server, no terminal, no subprocesses (under a minute
-#                              after the build); extra arguments go to `swift test` in both modes
+#   scripts/test.sh --quick    the unit test targets only: no sound server, no terminal, no subprocess, no socket
+#                              (under a minute after the build); extra arguments go to `swift test` in both modes
 #   scripts/test.sh --sanitize thread|address [--quick]
 #                              the same run built with ThreadSanitizer or AddressSanitizer (the C and C++ shims
 #                              too), in its own scratch path (.build-tsan, .build-asan); every process the tests
@@ -34,8 +34,9 @@ if [[ -n "$sanitize" ]]; then
     scratch=".build-${sanitize:0:1}san"
     build=(--sanitize="$sanitize" --scratch-path "$scratch")
 fi
-# The suites that drive real daemons, terminals, processes and loopback sockets; --quick leaves them out.
-slow_suites='EndToEndTests|DoctorCommandTests|TmuxSmokeTests|PulseDaemonTests|KeyboardDetectionTests|SessionIntegrationTests|SimulatorTurnTests|SimulatorFaultTests|SimulatorToolTests|SimulatorCheckTests|SimulatorPartsTests|ReconnectTests|WatchdogRecoveryTests|AskTests|OutageEndToEndTests|CameraPacingTests|ScreenCaptureTests|VisionTests|VideoAskTests'
+# The unit test targets (Package.swift): values, views and in-process fakes, nothing that spawns a process,
+# opens a socket or needs a sound server. --quick runs these; the *IntegrationTests targets run only in full.
+unit_targets=(LiveTests LiveSimulatorTests PulseAudioTests TUITests AppTests)
 
 if (( quick )); then
     scripts/install-deps.sh
@@ -91,7 +92,9 @@ fi
 # Every test is XCTest; the summary line below is what CI reads.
 set +e
 filter=()
-(( quick )) && filter=(--skip "$slow_suites")
+if (( quick )); then
+    filter=(--filter "^($(IFS='|'; echo "${unit_targets[*]}"))\\.")
+fi
 swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing ${filter[@]+"${filter[@]}"} "$@" 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
 set -e
@@ -103,7 +106,7 @@ if (( ! quick && $# == 0 )); then
         echo "test: PipeWire at $pw_server"
         set +e
         PARLEY_TEST_PULSE_SERVER=$pw_server \
-            swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing --filter 'PulseAudioTests|DoctorCommandTests.testSoundServer' 2>&1 | tee "$work/test-pipewire.log"
+            swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing --filter '^PulseAudioIntegrationTests\.(PulseDaemonTests|EchoCancellerLiveTests|PulseBenchmarkTests)/|DoctorCommandTests.testSoundServer' 2>&1 | tee "$work/test-pipewire.log"
         pw_status=${PIPESTATUS[0]}
         set -e
         (( pw_status == 0 )) || status=$pw_status

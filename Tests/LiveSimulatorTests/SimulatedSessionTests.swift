@@ -1,6 +1,7 @@
 import Foundation
 import Live
 @testable import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// Drives the session state machine with an injected clock: no sockets, no waiting, exact timings.

@@ -1,6 +1,7 @@
 import Foundation
 import Live
 @testable import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// The pure parts: reply script, VAD, synthesiser.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LiveTesting
 import XCTest
 
 @testable import Live

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LiveTesting
 import XCTest
 
 @testable import Live
@@ -78,36 +79,4 @@ final class LiveBenchmarkTests: XCTestCase {
 
 extension ConnectionMachine.State {
     var isLive: Bool { if case .live = self { true } else { false } }
-}
-
-/// A transport that records what is sent and delivers frames synchronously, to time the session's own paths.
-final class FakeTransport: LiveTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var onEvent: (@Sendable (TransportEvent) -> Void)?
-    private var sends: [UInt64] = []
-
-    var sentCount: Int { lock.withLock { sends.count } }
-    func sendTime(after count: Int) -> UInt64? { lock.withLock { sends.count > count ? sends.last : nil } }
-
-    func open(url: String, headers: [(name: String, value: String)], onEvent: @escaping @Sendable (TransportEvent) -> Void) -> any LiveConnection {
-        lock.withLock { self.onEvent = onEvent }
-        DispatchQueue.global().async { onEvent(.opened) }
-        return Connection(owner: self)
-    }
-
-    func waitForConnection() async throws {
-        while lock.withLock({ onEvent == nil }) { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
-    func deliver(_ text: String) { lock.withLock { onEvent }?(.frame(Data(text.utf8))) }
-
-    final class Connection: LiveConnection, @unchecked Sendable {
-        let owner: FakeTransport
-        init(owner: FakeTransport) { self.owner = owner }
-        func send(_ text: String) {
-            let t = DispatchTime.now().uptimeNanoseconds
-            owner.lock.withLock { owner.sends.append(t) }
-        }
-        func close(code: Int, reason: String) {}
-    }
 }

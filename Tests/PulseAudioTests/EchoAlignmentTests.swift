@@ -1,3 +1,4 @@
+import PulseAudioTesting
 import XCTest
 @testable import PulseAudio
 

@@ -2,9 +2,9 @@ import Foundation
 @testable import PulseAudio
 
 /// Test signals and measurements.
-enum Signals {
+package enum Signals {
     /// A sine of `frequency` Hz with peak `amplitude` (0...1 of full scale).
-    static func sine(frequency: Double, rate: Int, seconds: Double, amplitude: Double = 0.5, phase: Double = 0) -> [Int16] {
+    package static func sine(frequency: Double, rate: Int, seconds: Double, amplitude: Double = 0.5, phase: Double = 0) -> [Int16] {
         let n = Int(Double(rate) * seconds)
         return (0..<n).map { i in
             Int16((amplitude * 32767 * sin(2 * .pi * frequency * Double(i) / Double(rate) + phase)).rounded())
@@ -12,7 +12,7 @@ enum Signals {
     }
 
     /// Frequency from rising zero crossings, interpolated between samples.
-    static func frequency(_ x: [Int16], rate: Int) -> Double {
+    package static func frequency(_ x: [Int16], rate: Int) -> Double {
         var crossings: [Double] = []
         for i in 1..<max(1, x.count) where x[i - 1] < 0 && x[i] >= 0 {
             let a = Double(x[i - 1]), b = Double(x[i])
@@ -23,7 +23,7 @@ enum Signals {
     }
 
     /// The power of `frequency` in `x` relative to a full-scale sine, in dB (Goertzel).
-    static func goertzelDB(_ x: [Int16], frequency: Double, rate: Int) -> Double {
+    package static func goertzelDB(_ x: [Int16], frequency: Double, rate: Int) -> Double {
         let w = 2 * Double.pi * frequency / Double(rate)
         let c = 2 * cos(w)
         var s1 = 0.0, s2 = 0.0
@@ -37,23 +37,25 @@ enum Signals {
         return 20 * log10(max(amplitude, 1e-12))
     }
 
-    static func rmsDB(_ x: ArraySlice<Int16>) -> Double { AudioLevel(measuring: x).rmsDBFS }
+    package static func rmsDB(_ x: ArraySlice<Int16>) -> Double { AudioLevel(measuring: x).rmsDBFS }
 }
 
 /// Collects what another thread reports (captured chunks, stream events, reads) and lets a test wait for a
 /// condition on it with a deadline, without sleeping.
-final class Collector<Element>: @unchecked Sendable {
+package final class Collector<Element>: @unchecked Sendable {
     private let cond = NSCondition()
     private var items: [Element] = []
 
-    func append(_ e: Element) {
+    package init() {}
+
+    package func append(_ e: Element) {
         cond.lock()
         items.append(e)
         cond.broadcast()
         cond.unlock()
     }
 
-    var all: [Element] {
+    package var all: [Element] {
         cond.lock()
         defer { cond.unlock() }
         return items
@@ -61,7 +63,7 @@ final class Collector<Element>: @unchecked Sendable {
 
     /// Waits until `predicate` holds over the items so far, or `timeout` seconds. True if it held.
     @discardableResult
-    func wait(timeout: Double, until predicate: ([Element]) -> Bool) -> Bool {
+    package func wait(timeout: Double, until predicate: ([Element]) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         cond.lock()
         defer { cond.unlock() }
@@ -72,9 +74,9 @@ final class Collector<Element>: @unchecked Sendable {
     }
 }
 
-typealias ChunkRecorder = Collector<AudioChunk>
-typealias ChunkEvents = Collector<AudioEvent>
+package typealias ChunkRecorder = Collector<AudioChunk>
+package typealias ChunkEvents = Collector<AudioEvent>
 
 extension Collector where Element == AudioChunk {
-    var samples: [Int16] { all.flatMap(\.samples) }
+    package var samples: [Int16] { all.flatMap(\.samples) }
 }

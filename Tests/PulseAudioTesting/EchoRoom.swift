@@ -3,18 +3,18 @@ import XCTest
 @testable import PulseAudio
 
 /// Speech from espeak-ng, generated at test time into a temporary directory.
-enum Speech {
+package enum Speech {
     /// Text the model "says" (the far end) and the user says over it (the near end).
-    static let farText = """
+    package static let farText = """
         The weather today will be mostly sunny with a light breeze from the west. In the afternoon, clouds \
         gather over the hills, and there is a small chance of rain near the coast. Tomorrow looks warmer, \
         with temperatures climbing into the mid twenties by noon, so plan your walk for the morning.
         """
-    static let nearText = "Stop. Please stop for a moment, I have a question about tomorrow."
+    package static let nearText = "Stop. Please stop for a moment, I have a question about tomorrow."
 
     /// Renders `text` with espeak-ng (`voice`, words per minute) and reads it back mono at `rate`; skips the
     /// test if espeak-ng is not installed.
-    static func render(_ text: String, voice: String, pitch: Int, rate: Int, in dir: URL) throws -> [Int16] {
+    package static func render(_ text: String, voice: String, pitch: Int, rate: Int, in dir: URL) throws -> [Int16] {
         guard let espeak = ["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].first(where: {
             FileManager.default.isExecutableFile(atPath: $0)
         }) else {
@@ -33,7 +33,7 @@ enum Speech {
     }
 
     /// A fresh temporary directory, removed by the caller.
-    static func temporaryDirectory() throws -> URL {
+    package static func temporaryDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parley-aec-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
@@ -42,11 +42,12 @@ enum Speech {
 
 /// A synthetic room: the speaker's signal reaches the microphone through an impulse response of exponentially
 /// decaying noise after a direct path, delayed, scaled, plus the user's voice and a little noise.
-struct EchoRoom {
+package struct EchoRoom {
     /// Deterministic noise (xorshift), so every run hears the same room.
-    struct Noise {
-        var state: UInt64
-        mutating func next() -> Double {  // roughly N(0, 1): sum of 4 uniforms, scaled
+    package struct Noise {
+        package var state: UInt64
+        package init(state: UInt64) { self.state = state }
+        package mutating func next() -> Double {  // roughly N(0, 1): sum of 4 uniforms, scaled
             var s = 0.0
             for _ in 0..<4 {
                 state ^= state << 13
@@ -60,7 +61,7 @@ struct EchoRoom {
 
     /// The impulse response at `rate`: a direct path then a reverberant tail decaying 60 dB in `rt60` seconds,
     /// `length` seconds long, normalised to unit energy.
-    static func impulseResponse(rate: Int, rt60: Double = 0.25, length: Double = 0.25, seed: UInt64 = 7) -> [Float] {
+    package static func impulseResponse(rate: Int, rt60: Double = 0.25, length: Double = 0.25, seed: UInt64 = 7) -> [Float] {
         var noise = Noise(state: seed)
         let n = Int(Double(rate) * length)
         var h = [Double](repeating: 0, count: n)
@@ -75,7 +76,7 @@ struct EchoRoom {
     }
 
     /// `x` convolved with `h` (same length as `x`).
-    static func convolve(_ x: [Int16], _ h: [Float]) -> [Float] {
+    package static func convolve(_ x: [Int16], _ h: [Float]) -> [Float] {
         var y = [Float](repeating: 0, count: x.count)
         let xf = x.map { Float($0) }
         xf.withUnsafeBufferPointer { xp in
@@ -96,7 +97,7 @@ struct EchoRoom {
     }
 
     /// Power in dB of `x[range]` relative to full scale.
-    static func powerDB(_ x: [Float], _ range: Range<Int>) -> Double {
+    package static func powerDB(_ x: [Float], _ range: Range<Int>) -> Double {
         guard !range.isEmpty else { return -200 }
         var s = 0.0
         for i in range { s += Double(x[i]) * Double(x[i]) }
@@ -105,35 +106,41 @@ struct EchoRoom {
 }
 
 /// One run of the canceller over a scenario, and what it achieved.
-struct EchoScenario {
+package struct EchoScenario {
     /// How long after it is played the echo reaches the microphone, beyond what the latency figures say, in ms.
-    var delayMilliseconds: Int
+    package var delayMilliseconds: Int
     /// The echo's level relative to the far end as played, in dB (the room's echo return loss, negated).
-    var echoGainDB: Double
+    package var echoGainDB: Double
     /// When the near-end speech starts, in seconds.
-    var nearStart: Double = 6
+    package var nearStart: Double = 6
 
-    struct Result {
+    package init(delayMilliseconds: Int, echoGainDB: Double, nearStart: Double = 6) {
+        self.delayMilliseconds = delayMilliseconds
+        self.echoGainDB = echoGainDB
+        self.nearStart = nearStart
+    }
+
+    package struct Result {
         /// Echo return loss enhancement over far-end-only stretches after `convergence`, in dB.
-        var erleDB: Double
+        package var erleDB: Double
         /// The same after the double talk (the canceller settled, its delay found).
-        var steadyERLEDB: Double
+        package var steadyERLEDB: Double
         /// The near-end speech's gain through the canceller during double talk, in dB (0: kept intact).
-        var nearGainDB: Double
+        package var nearGainDB: Double
         /// The near-end's level with echo before processing, and the output's, during double talk, in dBFS.
-        var doubleTalkInputDB: Double
-        var doubleTalkOutputDB: Double
+        package var doubleTalkInputDB: Double
+        package var doubleTalkOutputDB: Double
         /// Processing CPU per second of audio, in seconds.
-        var cpuPerSecond: Double
-        var seconds: Double
-        var metrics: WebRTCAudioProcessing.Metrics?
-        var farOffsetMilliseconds: Int
-        var realignments: Int
+        package var cpuPerSecond: Double
+        package var seconds: Double
+        package var metrics: WebRTCAudioProcessing.Metrics?
+        package var farOffsetMilliseconds: Int
+        package var realignments: Int
     }
 
     /// Plays `far` (24 kHz) through the canceller's far side and the room, adds `near` (16 kHz) from
     /// `nearStart`, processes the microphone in 20 ms chunks, and measures.
-    func run(far24: [Int16], far16: [Int16], near: [Int16], ir: [Float], settings: WebRTCCanceller.Settings,
+    package func run(far24: [Int16], far16: [Int16], near: [Int16], ir: [Float], settings: WebRTCCanceller.Settings,
              convergence: Double = 2) throws -> Result {
         let rate = 16_000
         let canceller = try WebRTCCanceller(settings: settings)
@@ -219,13 +226,13 @@ struct EchoScenario {
 }
 
 /// The far end and near end speech of the scenarios, rendered once per test.
-struct EchoFixtures {
-    let far24: [Int16]
-    let far16: [Int16]
-    let near: [Int16]
-    let ir: [Float]
+package struct EchoFixtures {
+    package let far24: [Int16]
+    package let far16: [Int16]
+    package let near: [Int16]
+    package let ir: [Float]
 
-    init() throws {
+    package init() throws {
         let dir = try Speech.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         far24 = try Speech.render(Speech.farText, voice: "en-us", pitch: 40, rate: 24_000, in: dir)

@@ -1,4 +1,5 @@
 import ParleyTime
+import PulseAudioTesting
 import XCTest
 @testable import PulseAudio
 

@@ -5,6 +5,7 @@ import LiveSimulator
 import Logging
 import NIOCore
 import WSClient
+import LiveTesting
 import XCTest
 
 /// What a test client saw from the simulator.
@@ -165,49 +166,11 @@ final class SimTestClient: Sendable {
     }
 }
 
-/// A setup as parley sends it.
-func makeSetup(
-    model: String = "models/\(LiveModel.defaultID)", voice: String? = "Puck", automatic: Bool = true,
-    tools: [String] = [], behavior: String? = "BLOCKING", handle: String? = nil, resumption: Bool = true
-) -> Setup {
-    Setup(
-        model: model,
-        generationConfig: GenerationConfig(responseModalities: ["AUDIO"], speechConfig: voice.map { SpeechConfig(voiceName: $0) }),
-        tools: tools.isEmpty ? nil : [Tool(functionDeclarations: tools.map { FunctionDeclaration(name: $0, description: "test tool", behavior: behavior) })],
-        realtimeInputConfig: RealtimeInputConfig(automaticActivityDetection: AutomaticActivityDetection(disabled: !automatic)),
-        inputAudioTranscription: EmptyObject(), outputAudioTranscription: EmptyObject(),
-        sessionResumption: resumption ? SessionResumptionConfig(handle: handle.map(Secret.init)) : nil)
-}
-
-/// 16 kHz s16le mono: a tone (voice-loud) or silence.
-func pcm16k(milliseconds: Int, frequency: Double = 220, amplitude: Double = 0.3) -> Data {
-    let n = 16 * milliseconds
-    var data = Data(capacity: n * 2)
-    for i in 0..<n {
-        let v = Int16(amplitude * 32767 * sin(2 * Double.pi * frequency * Double(i) / 16_000))
-        withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) }
-    }
-    return data
-}
-
 /// Sends `milliseconds` of audio in 20 ms chunks.
 func sendAudio(_ client: SimTestClient, milliseconds: Int, amplitude: Double = 0.3) throws {
     for _ in 0..<(milliseconds / 20) {
         try client.send(.realtimeInput(.micAudio(pcm16k(milliseconds: 20, amplitude: amplitude))))
     }
-}
-
-extension ServerMessage {
-    var audio: Data {
-        (serverContent?.modelTurn?.parts ?? []).compactMap(\.inlineData).reduce(into: Data()) { $0.append($1.data) }
-    }
-    var isTurnComplete: Bool { serverContent?.turnComplete == true }
-}
-
-extension [ServerMessage] {
-    var inputTranscript: String { compactMap { $0.serverContent?.inputTranscription?.text }.joined() }
-    var outputTranscript: String { compactMap { $0.serverContent?.outputTranscription?.text }.joined() }
-    var audio: Data { reduce(into: Data()) { $0.append($1.audio) } }
 }
 
 /// Polls the simulator's stats until `condition` holds (an awaited condition, not a fixed sleep).

@@ -1,14 +1,13 @@
 import Foundation
-import ParleyTesting
 import XCTest
 
 /// `parley simulate --port 0 …` as a child process, with the port it bound (read from its banner).
-final class SimulatorProcess {
-    let process = Process()
-    let port: Int
-    var url: String { "ws://127.0.0.1:\(port)" }
+public final class SimulatorProcess {
+    public let process = Process()
+    public let port: Int
+    public var url: String { "ws://127.0.0.1:\(port)" }
 
-    init(_ arguments: [String] = []) throws {
+    public init(_ arguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: Binaries.parley)
         process.arguments = ["simulate", "--port", "0"] + arguments
         let err = Pipe()
@@ -29,7 +28,7 @@ final class SimulatorProcess {
         self.port = port
     }
 
-    func stop() {
+    public func stop() {
         process.terminate()
         process.waitUntilExit()
     }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Live
 import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// The simulator rejects what the real service rejects, with the real close codes and reasons.

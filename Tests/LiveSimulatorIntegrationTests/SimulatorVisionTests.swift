@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// The simulator checks frames the way the service does.

@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// Turns: text, audio (manual and automatic detection), barge-in, voices, resumption.

@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// Fault injection: goAway then close, drops, malformed frames, closes after setup, reply delays.

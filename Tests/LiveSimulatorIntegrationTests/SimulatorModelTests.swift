@@ -2,6 +2,7 @@ import Foundation
 import Live
 import LiveSimulator
 import NIOWebSocket
+import LiveTesting
 import XCTest
 
 /// 3.8 semantics on loopback: per-model setup checks with the service's closes, snake_case setups, thoughts,

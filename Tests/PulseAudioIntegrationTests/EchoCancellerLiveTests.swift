@@ -1,5 +1,6 @@
 import Foundation
 import ParleyTime
+import PulseAudioTesting
 import XCTest
 @testable import PulseAudio
 

@@ -1,6 +1,7 @@
 import Live
 import LiveSimulator
 import NIOWebSocket
+import LiveTesting
 import XCTest
 
 /// Starts a simulator per test on a free loopback port and stops it afterwards.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ParleyTesting
 import ParleyTime
+import PulseAudioTesting
 import XCTest
 @testable import PulseAudio
 

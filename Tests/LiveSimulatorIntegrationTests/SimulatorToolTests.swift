@@ -1,6 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
+import LiveTesting
 import XCTest
 
 /// Tool calls: asked for by the user's words, answered by id, cancelled by a barge-in.
