@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import ParleyTime
 import PulseAudio
-import Synchronization
+import ParleyLock
 
 /// An `AudioSource` without a device: for tests: feed it samples and chunks come out synchronously through
 /// the gate, or `realTime: true` plays its samples (or silence) at real time.
@@ -26,7 +26,7 @@ public final class FakeAudioSource: AudioSource {
     private let time: TimeSource
     private let script: [Int16]
     private let loop: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
@@ -160,7 +160,7 @@ public final class FakeAudioSink: AudioSink {
     /// The format written.
     public let format: AudioFormat
     private let onEvent: (@Sendable (AudioEvent) -> Void)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The clock the meter reads.
     private let time: TimeSource
 
