@@ -185,6 +185,50 @@ extension ReducerTests {
         XCTAssertEqual(userRecords(fx), ["soak turn 1", "soak turn 2", "soak turn 3"])
     }
 
+    /// What the soak saw when a drop cut a reply: the reply's rest never came, and the answer to the next
+    /// question ran on in the same record. The cut reply is closed as interrupted; the next is its own record.
+    func testAReplyCutByADroppedConnectionIsItsOwnRecord() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 52")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.outputTranscription("You said: soak turn 52. That's", finished: false)), at: 1.5)
+        fx += on(.live(.connectionClosed(.dropped())), at: 2)
+        fx += on(.live(.reconnecting(attempt: 1, delay: 0.1, after: .dropped())), at: 2)
+        fx += on(.live(.setupComplete(resumed: true)), at: 2.2)
+        fx += on(.live(.queuedTextSent(ids: [])), at: 2.2)
+        s.ui.input = LineEditor(text: "soak turn 53")
+        fx += key(KeyEvent(.enter), at: 3)
+        fx += on(.live(.outputTranscription("You said: soak turn 53.", finished: false)), at: 3.5)
+        fx += on(.live(.turnComplete(reason: nil)), at: 4)
+        let models = records(fx).filter { $0.kind == "model" }
+        XCTAssertEqual(models.map(\.text), ["You said: soak turn 52. That's", "You said: soak turn 53."])
+        XCTAssertEqual(models.map { $0.interrupted == true }, [true, false])
+    }
+
+    /// Typed just as the reply to the turn before began (the session saw the reply first and sent the new turn
+    /// at once, cutting it): the output before the new turn's echo is the earlier reply, and the echo that
+    /// follows the cut is absorbed: one record per question.
+    func testATurnTypedAsTheEarlierReplyBeginsIsSavedOnce() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 56")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.inputTranscription("soak turn 56", finished: true)), at: 1.1)
+        s.ui.input = LineEditor(text: "soak turn 57")
+        fx += key(KeyEvent(.enter), at: 2)
+        fx += on(.live(.outputTranscription("You said:", finished: false)), at: 2.05)
+        fx += on(.live(.interrupted), at: 2.1)
+        fx += on(.live(.turnComplete(reason: nil)), at: 2.1)
+        fx += on(.live(.inputTranscription("soak turn 57", finished: true)), at: 2.2)
+        fx += on(.live(.outputTranscription("You said: soak turn 57.", finished: false)), at: 2.5)
+        fx += on(.live(.turnComplete(reason: nil)), at: 3)
+        XCTAssertEqual(userRecords(fx), ["soak turn 56", "soak turn 57"])
+        let models = records(fx).filter { $0.kind == "model" }
+        XCTAssertEqual(models.map(\.text), ["You said:", "You said: soak turn 57."])
+        XCTAssertEqual(models.map { $0.interrupted == true }, [true, false])
+    }
+
     /// Sending again re-arms the echo only for the turn that was sent again: something else said afterwards
     /// is still a turn of its own.
     func testSpeechAfterAResentTurnIsStillSaved() {

@@ -73,6 +73,12 @@ extension Reducer {
             s.talk.reply = .idle
             if s.ui.status == "reply interrupted — Ctrl-C again to quit" { s.ui.status = nil }
         case .interrupted:
+            if var typed = s.typedTurn, !typed.afterReply, !typed.echoStarted {
+                // Typed just as a reply began (the session saw the reply first): that reply is what it cut, and
+                // the turn's own echo and answer are still to come.
+                typed.afterReply = true
+                s.typedTurn = typed
+            }
             fx += finishModelEntry(&s, interrupted: true)
             if s.talk.reply == .responding { s.talk.reply = .idle }
         case .toolCall(let calls):
@@ -93,6 +99,9 @@ extension Reducer {
         case .connectionClosed:
             // Open mic keeps streaming: the session holds the audio until the next connection is live.
             s.connected = false
+            // A reply in progress is cut: its rest never comes, and the next reply is a record of its own.
+            fx += finishModelEntry(&s, interrupted: true)
+            if s.talk.reply == .responding { s.talk.reply = .idle }
         case .reconnecting(let attempt, let delay, let after):
             s.connected = false
             s.offline = true

@@ -181,7 +181,8 @@ enum Reducer {
         if let typed = s.typedTurn {
             // The tail of a reply the typed turn cut off: it is being dropped, so it is not shown either.
             if typed.afterReply { return [] }
-            s.typedTurn = nil
+            // Output before any echo may be an earlier reply the turn is about to cut: its echo is still due.
+            if typed.echoStarted { s.typedTurn = nil }
         }
         var fx = finishUserEntry(&s)
         s.unanswered = nil

@@ -15,6 +15,9 @@ struct TypedTurn: Sendable, Equatable {
         self.afterReply = afterReply
     }
 
+    /// Some of its echo has come (the service echoes typed turns it reads; not every model does).
+    var echoStarted: Bool { !echo.isEmpty }
+
     /// The turn was asked again (the reply watchdog's nudge): the service echoes it once more.
     mutating func expectAnotherEcho() { echoesDue += 1 }
 
