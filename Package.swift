@@ -37,6 +37,8 @@ let package = Package(
 
         // One monotonic time base for every module (and a `Duration` conversion).
         .target(name: "ParleyTime"),
+        // The lock every module uses: `Synchronization.Mutex` that ThreadSanitizer understands.
+        .target(name: "ParleyLock"),
         // Clean-signal process spawning, shared by the tools that run commands and the test harness.
         .target(name: "ParleySpawn"),
         // ffmpeg run to completion (images, clips, test pictures), spawned through ParleySpawn.
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "Live",
             dependencies: [
-                "ParleyTime",
+                "ParleyTime", "ParleyLock",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -61,7 +63,7 @@ let package = Package(
         .target(
             name: "GoogleAuth",
             dependencies: [
-                "Live", "ParleyTime", "ParleySpawn",
+                "Live", "ParleyTime", "ParleyLock", "ParleySpawn",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -74,7 +76,7 @@ let package = Package(
         .target(
             name: "LiveSimulator",
             dependencies: [
-                "Live", "ParleyTime", "FFmpeg",
+                "Live", "ParleyTime", "ParleyLock", "FFmpeg",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -83,14 +85,14 @@ let package = Package(
             ]
         ),
         // Audio I/O over PulseAudio; the only module that calls pa_*.
-        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime"]),
+        .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime", "ParleyLock"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The parley executable.
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleySpawn", "FFmpeg",
+                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleyLock", "ParleySpawn", "FFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -107,16 +109,17 @@ let package = Package(
 
         // Test support, written once: a clock tests move by hand, the tmux/spawn harness, `parley simulate` as a
         // child process.
-        .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleySpawn"], path: "Tests/ParleyTesting"),
+        .target(name: "ParleyTesting", dependencies: ["ParleyTime", "ParleyLock", "ParleySpawn"], path: "Tests/ParleyTesting"),
         // A transport that delivers frames in process, and test audio for the protocol and the simulator.
         .target(name: "LiveTesting", dependencies: ["Live"], path: "Tests/LiveTesting"),
         // Audio sources and sinks without devices, test signals, and the echo room (a synthetic room for the
         // canceller).
-        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime"], path: "Tests/PulseAudioTesting"),
+        .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime", "ParleyLock"], path: "Tests/PulseAudioTesting"),
         // Loopback stand-ins for Google's OAuth token endpoint and the GCE metadata server, for auth tests.
         .target(
             name: "AuthTesting",
             dependencies: [
+                "ParleyLock",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -128,17 +131,17 @@ let package = Package(
 
         // Unit tests: values, views and in-process fakes only. None spawns a process, opens a socket or needs a
         // sound server, so `scripts/test.sh --quick` runs exactly these targets (listed there).
-        .testTarget(name: "LiveTests", dependencies: ["Live", "LiveTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "LiveTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
         .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live", "LiveTesting"]),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
 
         // Integration tests: loopback servers, the simulator over sockets, sound servers, tmux, `parley` and other
         // child processes.
         .testTarget(
             name: "LiveIntegrationTests",
-            dependencies: ["Live", "LiveSimulator", "LiveTesting", "GoogleAuth", "AuthTesting", "ParleyTime", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["Live", "LiveSimulator", "LiveTesting", "GoogleAuth", "AuthTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "LiveSimulatorIntegrationTests",
@@ -150,7 +153,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
-        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

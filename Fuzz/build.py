@@ -15,7 +15,7 @@ import sys
 import time
 
 # Parley's modules, in dependency order; each is compiled whole (-wmo) into one object.
-MODULES = ["ParleyTime", "ParleySpawn", "Live", "LiveSimulator", "PulseAudio", "TUI", "App"]
+MODULES = ["ParleyLock", "ParleyTime", "ParleySpawn", "Live", "LiveSimulator", "PulseAudio", "TUI", "App"]
 ROOT = os.getcwd()
 DEBUG = os.path.realpath(os.path.join(ROOT, ".build", "debug"))  # .build/TRIPLE/debug
 TRIPLE = os.path.basename(os.path.dirname(DEBUG))

@@ -147,14 +147,15 @@ def turn(r):
     return int(m.group(1)) if m else None
 user_counts = collections.Counter(turn(r) for r in records if r.get("kind") == "user" and turn(r) is not None)
 answered = {turn(r) for r in records if r.get("kind") == "model" and turn(r) is not None}
-# A reply cut off because the next question arrived (the typist does not wait) is not lost: the model record that
-# follows the question's last user record says interrupted.
-cut_off, last_question = set(), None
+# A reply cut off because the next question arrived (the typist does not wait) is not lost: a model record that
+# says interrupted belongs to the turn it names, or (cut before it named one) to the latest question asked before
+# it that has no answer of its own (the next question may already be saved above it).
+cut_off, asked_so_far = set(), []
 for r in records:
-    if r.get("kind") == "user" and turn(r) is not None: last_question = turn(r)
-    elif r.get("kind") == "model" and last_question is not None:
-        if r.get("interrupted") and last_question not in answered: cut_off.add(last_question)
-        last_question = None
+    if r.get("kind") == "user" and turn(r) is not None: asked_so_far.append(turn(r))
+    elif r.get("kind") == "model" and r.get("interrupted") and turn(r) is None:
+        waiting = [q for q in asked_so_far if q not in answered and q not in cut_off]
+        if waiting: cut_off.add(waiting[-1])
 lost = sorted(set(range(1, asked + 1)) - answered - cut_off)
 def some(ts): return f" (turns {ts[:20]}{'…' if len(ts) > 20 else ''})" if ts else ""
 print(f"soak: turns asked {asked}, answered {len(answered)}, cut off by the next question {len(cut_off)}{some(sorted(cut_off))}, "

@@ -1,7 +1,7 @@
 import Foundation
 import Live
 import ParleyTime
-import Synchronization
+import ParleyLock
 
 /// The ``ConnectionAuthorizer`` for credentials that must be fetched: application default credentials
 /// (access tokens refreshed ahead of expiry, as google-auth does 3 min 45 s early) or a token command (one
@@ -25,7 +25,7 @@ public final class RenewingAuthorizer: ConnectionAuthorizer {
     let time: TimeSource
     let wall: @Sendable () -> Double
     let timeout: Double
-    private let state = Mutex(Held())
+    private let state = Locked(Held())
 
     struct Held {
         var token: Secret?

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import ParleyTime
-import Synchronization
+import ParleyLock
 
 /// Everything a session needs to know to connect.
 public struct LiveConfiguration: Sendable {
@@ -76,7 +76,7 @@ public final class LiveSession: Sendable {
     private let codec = LiveCodec()
     /// The session's clock: backoff, hand-over deadlines, handle ages and the watchdog are read from it.
     private let time: TimeSource
-    private let core: Mutex<Core>
+    private let core: Locked<Core>
 
     struct Core: ~Copyable {
         var machine: SessionMachine
@@ -101,7 +101,7 @@ public final class LiveSession: Sendable {
         self.logger = logger
         var policy = configuration.policy
         if configuration.authorizer?.canRenew == true { policy.renewsCredentials = true }
-        core = Mutex(Core(machine: SessionMachine(
+        core = Locked(Core(machine: SessionMachine(
             setup: configuration.setup, policy: policy, limits: configuration.limits,
             watchdog: configuration.watchdog)))
     }
@@ -314,7 +314,7 @@ public final class LiveSession: Sendable {
     /// Every 2 s: a resume from suspend or a new default route makes an offline session retry at once (and
     /// replaces a live connection after a suspend, since it most likely died meanwhile).
     private func watchNetwork() {
-        let watch = Mutex(NetworkWatch())
+        let watch = Locked(NetworkWatch())
         let time = self.time
         NetworkExecutor.shared.repeatEvery(2) { [weak self] in
             guard let self, !self.core.withLock({ $0.machine.isClosed }) else { return false }

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
-import Synchronization
+import ParleyLock
 
 /// A local server that speaks the server side of the Gemini Live protocol over WebSocket, for tests,
 /// `parley --demo` and `parley simulate`. It checks what the real service checks (closing with the real codes
@@ -23,7 +23,7 @@ public final class LiveSimulator: Sendable {
     private let logger: Logger
     private let group: any EventLoopGroup
     private let store: SimulatorStore
-    private let server = Mutex<ServerState>(ServerState())
+    private let server = Locked<ServerState>(ServerState())
 
     private struct ServerState {
         var channel: (any Channel)?

@@ -1,6 +1,6 @@
 import Live
 import ParleyTime
-import Synchronization
+import ParleyLock
 
 /// What a session needs from the simulator around it: session ids, resumption handles, fault slots and stats.
 protocol SessionDirectory: Sendable {
@@ -41,7 +41,7 @@ final class SimulatorStore: SessionDirectory {
         var spentTokens: Set<String> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let scope: SimulatorOptions.FaultScope
 
     /// Handle ages are read from this clock (a test's virtual clock can age them past their lifetime).

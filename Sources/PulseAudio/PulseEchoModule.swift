@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ParleyLock
 import Synchronization
 
 /// PulseAudio's `module-echo-cancel` (WebRTC AEC by default) loaded over the chosen source and sink, for
@@ -20,7 +21,7 @@ public final class PulseEchoModule: Sendable {
     public let sinkName: String
     /// The canceller used, e.g. "webrtc".
     public let method: String
-    private let loaded = Mutex(true)
+    private let loaded = Locked(true)
 
     private static let counter = Atomic<Int>(0)
 

@@ -1,7 +1,7 @@
 import CPulse
 import ParleyTime
 import Foundation
-import Synchronization
+import ParleyLock
 
 /// A stream living on a `PulseLoop`, told when the server connection goes and comes back. Called on the
 /// loop thread with the loop locked.
@@ -40,7 +40,7 @@ final class PulseLoop: @unchecked Sendable {
     private struct Weak { weak var client: (any PulseLoopClient)? }
 
     private final class WeakLoop: @unchecked Sendable { weak var loop: PulseLoop? }
-    private static let registry = Mutex<[String: WeakLoop]>([:])
+    private static let registry = Locked<[String: WeakLoop]>([:])
 
     /// The loop for `server` (nil: `$PULSE_SERVER` or the default socket), connecting it first if no stream
     /// holds one: fails within `timeout` if no server answers.

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyLock
 
 /// 16-bit PCM WAV files: reading (mono or stereo, any rate), writing, and a streaming writer for recordings.
 public enum WAVFile {
@@ -175,7 +176,7 @@ public final class WAVWriter: Sendable {
         var handle: FileHandle?
         var dataBytes = 0
     }
-    private let state: LockedState<State>
+    private let state: Locked<State>
     /// The file being written.
     public let url: URL
     /// The format of the samples appended.
@@ -192,7 +193,7 @@ public final class WAVWriter: Sendable {
             throw PulseAudioError.wav(path: url.path, problem: .unwritable("cannot create the file"))
         }
         _ = try? handle.seekToEnd()
-        state = LockedState(State(handle: handle))
+        state = Locked(State(handle: handle))
     }
 
     /// Appends interleaved samples.

@@ -1,3 +1,4 @@
+import ParleyLock
 import Synchronization
 
 /// Echo cancellation inside parley: WebRTC's canceller on the capture path, with what the playback stream
@@ -95,8 +96,8 @@ public final class WebRTCCanceller: Sendable {
 
     /// The settings it was created with.
     public let settings: Settings
-    private let far: Mutex<FarSide>
-    private let near: Mutex<NearSide>
+    private let far: Locked<FarSide>
+    private let near: Locked<NearSide>
     private let active = Atomic<Bool>(true)
 
     /// Creates the canceller; throws if WebRTC's processing cannot be created (then fall back to gating).
@@ -106,10 +107,10 @@ public final class WebRTCCanceller: Sendable {
         let processor = try WebRTCAudioProcessing(settings: processing)
         self.settings = settings
         let rate = settings.captureFormat.sampleRate
-        far = Mutex(FarSide(resampler: StreamingResampler(from: settings.playbackFormat.sampleRate, to: rate),
+        far = Locked(FarSide(resampler: StreamingResampler(from: settings.playbackFormat.sampleRate, to: rate),
                             timeline: FarEndTimeline(sampleRate: rate)))
         let frame = processor.frameSamples
-        near = Mutex(NearSide(processor: processor, offsetMilliseconds: settings.lookaheadMilliseconds,
+        near = Locked(NearSide(processor: processor, offsetMilliseconds: settings.lookaheadMilliseconds,
                               far: [Int16](repeating: 0, count: frame),
                               near: [Int16](repeating: 0, count: frame)))
     }

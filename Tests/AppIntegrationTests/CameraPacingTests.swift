@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import ParleyLock
 import Live
 import ParleyTesting
 import Synchronization
@@ -14,9 +15,9 @@ final class CameraPacingTests: XCTestCase {
     func testCameraFramesOnlyWhileTalking() throws {
         guard FFmpegRunner.locate() != nil else { throw XCTSkip("ffmpeg is not installed (apt-get install ffmpeg)") }
         let clock = ManualTime()
-        let sent = Mutex<[Double]>([])
+        let sent = Locked<[Double]>([])
         let wire = VideoWire(time: clock.source) { _ in sent.withLock { $0.append(clock.now) }; return true }
-        let thumbnails = Mutex(0)
+        let thumbnails = Locked(0)
         let streamer = FrameStreamer(input: .synthetic(), resolution: .low, timing: .talking, wire: wire) { _, thumb in
             if thumb != nil { thumbnails.withLock { $0 += 1 } }
         }
@@ -48,8 +49,8 @@ final class CameraPacingTests: XCTestCase {
     /// it (an image), and a failed delivery does not use up the budget.
     func testTheWireLetsOnePictureOutASecond() {
         let clock = ManualTime()
-        let delivered = Mutex<[Double]>([])
-        let connected = Mutex(true)
+        let delivered = Locked<[Double]>([])
+        let connected = Locked(true)
         let wire = VideoWire(time: clock.source, pause: { clock.advance($0) }) { _ in
             guard connected.withLock({ $0 }) else { return false }
             delivered.withLock { $0.append(clock.now) }
@@ -78,7 +79,7 @@ final class CameraPacingTests: XCTestCase {
         let seconds = Double(ProcessInfo.processInfo.environment["PARLEY_BENCH_SECONDS"] ?? "30") ?? 30
         let source = CaptureInput.synthetic("testsrc=size=1280x720:rate=30")
         for resolution in MediaResolution.allCases {
-            let frames = Mutex<[Int]>([])
+            let frames = Locked<[Int]>([])
             let wire = VideoWire(time: .monotonic) { jpeg in frames.withLock { $0.append(jpeg.count) }; return true }
             let streamer = FrameStreamer(input: source, resolution: resolution, timing: .always, wire: wire)
             func cpu() -> (child: Double, own: Double) {

@@ -1,6 +1,6 @@
 import Foundation
 import Live
-import Synchronization
+import ParleyLock
 import TUI
 import XCTest
 
@@ -93,8 +93,8 @@ final class AsyncToolTests: XCTestCase {
         XCTAssertEqual(policy.responseScheduling(of: "get_current_time"), nil, "BLOCKING calls carry none")
 
         let runner = ToolRunner(registry: registry, policy: policy)
-        let sent = Mutex<[[FunctionResponse]]>([])
-        let partials = Mutex<[FunctionResponse]>([])
+        let sent = Locked<[[FunctionResponse]]>([])
+        let partials = Locked<[FunctionResponse]>([])
         let done = expectation(description: "both answered")
         done.expectedFulfillmentCount = 2
         runner.run(

@@ -137,6 +137,98 @@ extension ReducerTests {
         XCTAssertEqual(records(fx).filter { $0.kind == "resent" }.map(\.text), ["soak turn 1"])
     }
 
+    /// What the hour's soak saw after a silence: the watchdog asked the turn again on the same connection, and
+    /// the server, back, echoed it twice (once per copy). Both echoes are absorbed: one question, one record.
+    func testATurnNudgedByTheWatchdogIsSavedOnceWhenBothEchoesArrive() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 81")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.replyStalled(.noReply(seconds: 12), recovery: .nudge)), at: 13)
+        for t in [20.0, 20.1] { fx += on(.live(.inputTranscription("soak turn 81", finished: true)), at: t) }
+        fx += on(.live(.outputTranscription("You said soak turn 81.", finished: true)), at: 20.3)
+        fx += on(.live(.turnComplete(reason: nil)), at: 20.4)
+        XCTAssertEqual(userRecords(fx), ["soak turn 81"])
+        // The nudge after the first echo came: the second is absorbed too.
+        s.ui.input = LineEditor(text: "soak turn 82")
+        fx = key(KeyEvent(.enter), at: 30)
+        fx += on(.live(.inputTranscription("soak turn 82", finished: true)), at: 30.1)
+        fx += on(.live(.replyStalled(.noReply(seconds: 12), recovery: .nudge)), at: 42)
+        fx += on(.live(.inputTranscription("soak turn 82", finished: true)), at: 42.1)
+        fx += on(.live(.inputTranscription("and something else", finished: true)), at: 43)
+        XCTAssertEqual(userRecords(fx), ["soak turn 82", "and something else"])
+    }
+
+    /// While turns wait in the session's queue, a new one waits behind them: the reply in progress (to an
+    /// earlier queued turn) is not cut, shown or saved as interrupted.
+    func testATurnTypedBehindQueuedOnesDoesNotCutTheReplyInProgress() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 1")
+        fx += key(KeyEvent(.enter), at: 1)
+        s.ui.input = LineEditor(text: "soak turn 2")
+        fx += key(KeyEvent(.enter), at: 2)
+        fx += on(.live(.textQueued(id: 2, text: "soak turn 2", waiting: 1)), at: 2)
+        fx += on(.live(.outputTranscription("You said", finished: false)), at: 3)
+        s.ui.input = LineEditor(text: "soak turn 3")
+        fx += key(KeyEvent(.enter), at: 3.2)
+        fx += on(.live(.textQueued(id: 3, text: "soak turn 3", waiting: 2)), at: 3.2)
+        fx += on(.live(.outputTranscription(" soak turn 1.", finished: false)), at: 3.4)
+        fx += on(.live(.turnComplete(reason: nil)), at: 3.5)
+        fx += on(.live(.queuedTextSent(ids: [2])), at: 3.5)
+        fx += on(.live(.inputTranscription("soak turn 2", finished: true)), at: 3.6)
+        fx += on(.live(.outputTranscription("You said soak turn 2.", finished: false)), at: 3.8)
+        fx += on(.live(.turnComplete(reason: nil)), at: 4)
+        let models = records(fx).filter { $0.kind == "model" }
+        XCTAssertEqual(models.map(\.text), ["You said soak turn 1.", "You said soak turn 2."])
+        XCTAssertEqual(models.map { $0.interrupted == true }, [false, false], "nothing was cut")
+        XCTAssertEqual(userRecords(fx), ["soak turn 1", "soak turn 2", "soak turn 3"])
+    }
+
+    /// What the soak saw when a drop cut a reply: the reply's rest never came, and the answer to the next
+    /// question ran on in the same record. The cut reply is closed as interrupted; the next is its own record.
+    func testAReplyCutByADroppedConnectionIsItsOwnRecord() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 52")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.outputTranscription("You said: soak turn 52. That's", finished: false)), at: 1.5)
+        fx += on(.live(.connectionClosed(.dropped())), at: 2)
+        fx += on(.live(.reconnecting(attempt: 1, delay: 0.1, after: .dropped())), at: 2)
+        fx += on(.live(.setupComplete(resumed: true)), at: 2.2)
+        fx += on(.live(.queuedTextSent(ids: [])), at: 2.2)
+        s.ui.input = LineEditor(text: "soak turn 53")
+        fx += key(KeyEvent(.enter), at: 3)
+        fx += on(.live(.outputTranscription("You said: soak turn 53.", finished: false)), at: 3.5)
+        fx += on(.live(.turnComplete(reason: nil)), at: 4)
+        let models = records(fx).filter { $0.kind == "model" }
+        XCTAssertEqual(models.map(\.text), ["You said: soak turn 52. That's", "You said: soak turn 53."])
+        XCTAssertEqual(models.map { $0.interrupted == true }, [true, false])
+    }
+
+    /// Typed just as the reply to the turn before began (the session saw the reply first and sent the new turn
+    /// at once, cutting it): the output before the new turn's echo is the earlier reply, and the echo that
+    /// follows the cut is absorbed: one record per question.
+    func testATurnTypedAsTheEarlierReplyBeginsIsSavedOnce() {
+        live()
+        var fx: [Effect] = []
+        s.ui.input = LineEditor(text: "soak turn 56")
+        fx += key(KeyEvent(.enter), at: 1)
+        fx += on(.live(.inputTranscription("soak turn 56", finished: true)), at: 1.1)
+        s.ui.input = LineEditor(text: "soak turn 57")
+        fx += key(KeyEvent(.enter), at: 2)
+        fx += on(.live(.outputTranscription("You said:", finished: false)), at: 2.05)
+        fx += on(.live(.interrupted), at: 2.1)
+        fx += on(.live(.turnComplete(reason: nil)), at: 2.1)
+        fx += on(.live(.inputTranscription("soak turn 57", finished: true)), at: 2.2)
+        fx += on(.live(.outputTranscription("You said: soak turn 57.", finished: false)), at: 2.5)
+        fx += on(.live(.turnComplete(reason: nil)), at: 3)
+        XCTAssertEqual(userRecords(fx), ["soak turn 56", "soak turn 57"])
+        let models = records(fx).filter { $0.kind == "model" }
+        XCTAssertEqual(models.map(\.text), ["You said:", "You said: soak turn 57."])
+        XCTAssertEqual(models.map { $0.interrupted == true }, [true, false])
+    }
+
     /// Sending again re-arms the echo only for the turn that was sent again: something else said afterwards
     /// is still a turn of its own.
     func testSpeechAfterAResentTurnIsStillSaved() {

@@ -1,6 +1,6 @@
 import Foundation
 import Live
-import Synchronization
+import ParleyLock
 import ParleyTesting
 import XCTest
 
@@ -21,7 +21,7 @@ final class ToolRunnerTests: XCTestCase {
         registry.register(slowTool("slow", gate: gate))
         registry.register(.currentTime)
         let runner = ToolRunner(registry: registry)
-        let sent = Mutex<[[FunctionResponse]]>([])
+        let sent = Locked<[[FunctionResponse]]>([])
         let done = expectation(description: "responded")
         runner.run(
             [FunctionCall(id: "a", name: "get_current_time"), FunctionCall(id: "b", name: "slow"), FunctionCall(id: "c", name: "nope")],
@@ -46,8 +46,8 @@ final class ToolRunnerTests: XCTestCase {
         var registry = ToolRegistry()
         registry.register(.shell(ShellTool()))
         let runner = ToolRunner(registry: registry)
-        let asked = Mutex<[String]>([])
-        let outcomes = Mutex<[ToolOutcome]>([])
+        let asked = Locked<[String]>([])
+        let outcomes = Locked<[ToolOutcome]>([])
         let done = expectation(description: "responded")
         runner.run(
             [FunctionCall(id: "x", name: "run_shell_command", args: ["command": .string("touch \(marker)")])],

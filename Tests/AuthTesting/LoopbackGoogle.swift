@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import ParleyLock
 import _CryptoExtras
 
 /// Google's OAuth token endpoint and the GCE metadata server on loopback, as the real ones behave: the
@@ -17,8 +17,8 @@ public final class LoopbackGoogle: Sendable {
 
     /// The service account's key, made for this run.
     public let key: _RSA.Signing.PrivateKey
-    private let state = Mutex(State())
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let state = Locked(State())
+    private let channel = Locked<(any Channel)?>(nil)
 
     struct State {
         var port = 0

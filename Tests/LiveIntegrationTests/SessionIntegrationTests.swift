@@ -1,7 +1,7 @@
 import Foundation
 import Live
 import LiveSimulator
-import Synchronization
+import ParleyLock
 import XCTest
 
 /// The client against the simulator over a real loopback WebSocket.
@@ -241,12 +241,12 @@ final class SessionIntegrationTests: LiveSessionTestCase {
 }
 
 final class EventBox: Sendable {
-    let events = Mutex<[LiveEvent]>([])
+    let events = Locked<[LiveEvent]>([])
 }
 
 /// Records what the session hands to playback.
 final class Audio: Sendable {
-    private let state = Mutex<(bytes: Int, flushes: Int)>((0, 0))
+    private let state = Locked<(bytes: Int, flushes: Int)>((0, 0))
     func handle(_ c: PlaybackCommand) {
         state.withLock { s in
             switch c {

@@ -1,6 +1,6 @@
 import Foundation
 import Live
-import Synchronization
+import ParleyLock
 import XCTest
 
 /// Frames shaped like the captures people published from the real service (pretty-printed, snake_case and
@@ -11,7 +11,7 @@ final class CapturedFramesTests: XCTestCase {
     /// like a real transport (never inside the session's call).
     final class ScriptedTransport: LiveTransport, @unchecked Sendable {
         let turn: [String]
-        let sent = Mutex<[String]>([])
+        let sent = Locked<[String]>([])
         init(turn: [String]) { self.turn = turn }
 
         final class Connection: LiveConnection, @unchecked Sendable {

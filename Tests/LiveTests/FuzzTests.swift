@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ParleyLock
 import LiveTesting
 import XCTest
 
@@ -88,7 +88,7 @@ final class FuzzTests: XCTestCase {
         let session = LiveSession(
             configuration: LiveConfiguration(endpoint: "ws://fake", credential: .none, setup: Setup(model: "models/x")),
             transport: transport, playback: { _ in })
-        let counted = Mutex<[String: Int]>([:])
+        let counted = Locked<[String: Int]>([:])
         let drain = Task {
             for await e in session.events {
                 let name = String(describing: e).prefix { $0 != "(" }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ParleyLock
 import LiveTesting
 import XCTest
 
@@ -40,7 +40,7 @@ final class LiveBenchmarkTests: XCTestCase {
 
     func testDirectPathLatencies() async throws {
         let transport = FakeTransport()
-        let handed = Mutex<[UInt64]>([])
+        let handed = Locked<[UInt64]>([])
         let session = LiveSession(
             configuration: LiveConfiguration(endpoint: "ws://fake", credential: .none, setup: Setup(model: "models/x")),
             transport: transport,

@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import Synchronization
+import ParleyLock
 import XCTest
 
 @testable import Live
@@ -24,13 +24,13 @@ final class NetworkExecutorTests: XCTestCase {
     func testScheduleFiresOnTheLoopAndCancelCallsItOff() {
         let executor = NetworkExecutor.shared
         let fired = expectation(description: "fired")
-        let onLoop = Mutex(false)
+        let onLoop = Locked(false)
         let start = Date()
         executor.schedule(after: 0.05) {
             onLoop.withLock { $0 = executor.loop.inEventLoop }
             fired.fulfill()
         }
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         let never = executor.schedule(after: 0.05) { cancelled.withLock { $0 = true } }
         never.cancel()
         wait(for: [fired], timeout: 5)
@@ -44,7 +44,7 @@ final class NetworkExecutorTests: XCTestCase {
 
     func testRepeatRunsAtOnceThenEveryIntervalUntilItSaysStop() {
         let executor = NetworkExecutor.shared
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let stopped = expectation(description: "stopped after three runs")
         executor.repeatEvery(0.02) {
             let n = runs.withLock { $0 += 1; return $0 }

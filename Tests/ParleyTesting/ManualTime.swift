@@ -1,12 +1,12 @@
 import ParleyTime
-import Synchronization
+import ParleyLock
 
 /// A clock that moves only when a test says so. `advance` moves both of the source's clocks; `suspend` moves
 /// only the one that counts through suspend, as a closed lid does.
 public final class ManualTime: Sendable {
-    private let value: Mutex<(now: Double, slept: Double)>
+    private let value: Locked<(now: Double, slept: Double)>
 
-    public init(_ start: Double = 1_000) { value = Mutex((start, 0)) }
+    public init(_ start: Double = 1_000) { value = Locked((start, 0)) }
 
     /// A `TimeSource` reading this clock.
     public var source: TimeSource {
@@ -26,7 +26,7 @@ public final class ManualTime: Sendable {
 /// The real monotonic clock plus a jump a test makes: time flows as usual (timers and backoff fire), and
 /// `jump` skips hours at once, e.g. past a resumption handle's lifetime.
 public final class ShiftedTime: Sendable {
-    private let offset = Mutex(0.0)
+    private let offset = Locked(0.0)
 
     public init() {}
 

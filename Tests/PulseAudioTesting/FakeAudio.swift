@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import ParleyTime
 import PulseAudio
-import Synchronization
+import ParleyLock
 
 /// An `AudioSource` without a device: for tests: feed it samples and chunks come out synchronously through
 /// the gate, or `realTime: true` plays its samples (or silence) at real time.
@@ -28,7 +28,7 @@ public final class FakeAudioSource: AudioSource {
     private let loop: Bool
     /// WebRTC's canceller on the capture path, as `PulseCapture` runs it (the sink must be given it too).
     private let canceller: WebRTCCanceller?
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
@@ -172,7 +172,7 @@ public final class FakeAudioSink: AudioSink {
     /// The format written.
     public let format: AudioFormat
     private let onEvent: (@Sendable (AudioEvent) -> Void)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The clock the meter reads.
     private let time: TimeSource
     /// The far end of an echo canceller, fed as `PulsePlayback` feeds it.

@@ -1,13 +1,13 @@
 import Live
 import ParleyTime
-import Synchronization
+import ParleyLock
 
 /// The latency of `ask`'s turn for `--json`: the end of speech is when the question went out (the typed text
 /// sent, or `activityEnd` after the last chunk of `--audio`), restarted when it is asked again on a new
 /// connection; the first words come from the event stream, the first reply audio from the receive path.
 /// `ask` plays nothing, so the first sound played is never timed (null).
 final class AskLatency: Sendable {
-    private let turns = Mutex(TurnLatency())
+    private let turns = Locked(TurnLatency())
     private let clock: TimeSource
 
     init(clock: TimeSource = .monotonic) { self.clock = clock }

@@ -3,7 +3,7 @@ import Live
 import Logging
 import ParleyTime
 import PulseAudio
-import Synchronization
+import ParleyLock
 import TUI
 
 /// The checks of `parley doctor` other than the network path: each returns findings, never throws, and never
@@ -263,8 +263,8 @@ enum DoctorChecks {
 
 /// The capture thread's running tallies, read by the waiting thread.
 final class LockedTally<T: Sendable>: Sendable {
-    private let value: Mutex<T>
-    init(_ value: T) { self.value = Mutex(value) }
+    private let value: Locked<T>
+    init(_ value: T) { self.value = Locked(value) }
     func update(_ f: (inout T) -> Void) { value.withLock { f(&$0) } }
     func read<R>(_ f: (T) -> R) -> R { value.withLock { f($0) } }
 }

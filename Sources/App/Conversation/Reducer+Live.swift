@@ -15,7 +15,7 @@ extension Reducer {
         case .inputTranscription(let text, let finished):
             if var typed = s.typedTurn {
                 if typed.absorbEcho(text) {
-                    s.typedTurn = finished ? nil : typed
+                    s.typedTurn = finished ? typed.echoFinished() : typed
                     break
                 }
                 s.typedTurn = nil
@@ -70,6 +70,12 @@ extension Reducer {
             s.talk.replyEnded()
             if s.status == .replyInterrupted { s.status = nil }
         case .interrupted:
+            if var typed = s.typedTurn, !typed.afterReply, !typed.echoStarted {
+                // Typed just as a reply began (the session saw the reply first): that reply is what it cut, and
+                // the turn's own echo and answer are still to come.
+                typed.afterReply = true
+                s.typedTurn = typed
+            }
             fx += finishModelEntry(&s, interrupted: true)
             s.talk.replyInterrupted()
         case .toolCall(let calls):
@@ -88,6 +94,9 @@ extension Reducer {
         case .connectionClosed:
             // Open mic keeps streaming: the session holds the audio until the next connection is live.
             s.link = .closed
+            // A reply in progress is cut: its rest never comes, and the next reply is a record of its own.
+            fx += finishModelEntry(&s, interrupted: true)
+            s.talk.replyInterrupted()
         case .reconnecting(let attempt, let delay, let after):
             s.link = .retrying(at: now + delay)
             if attempt == 1, s.sessionStartedAt == nil {
@@ -119,6 +128,7 @@ extension Reducer {
             s.latency.resent(at: now)
             fx += turnResent(&s, typed: text)
         case .replyStalled(let finding, let recovery):
+            if recovery == .nudge { turnNudged(&s) }
             fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
         case .freshSession(let cause):
             fx += system(&s, AskPrinter.freshSessionLine(cause))

@@ -144,8 +144,10 @@ enum Reducer {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return [] }
         if let refusal = TurnSize(text: trimmed, model: s.ui.header.model).refusal { return system(&s, refusal, error: true) }
-        let overReply = s.talk.reply != .idle
-        var fx = finishModelEntry(&s, interrupted: overReply)
+        // Behind turns in the session's queue it waits too: the reply in progress goes on, uncut.
+        let waits = !s.queuedTexts.isEmpty
+        let overReply = s.talk.reply != .idle && !waits
+        var fx = waits ? [] : finishModelEntry(&s, interrupted: overReply)
         fx += finishUserEntry(&s)
         if overReply { s.talk.cutReply() }
         s.ui.transcript.append(.user, trimmed)
@@ -186,7 +188,8 @@ enum Reducer {
         if let typed = s.typedTurn {
             // The tail of a reply the typed turn cut off: it is being dropped, so it is not shown either.
             if typed.afterReply { return [] }
-            s.typedTurn = nil
+            // Output before any echo may be an earlier reply the turn is about to cut: its echo is still due.
+            if typed.echoStarted { s.typedTurn = nil }
         }
         var fx = finishUserEntry(&s)
         s.unanswered = nil
@@ -248,6 +251,18 @@ enum Reducer {
         }
         s.ui.transcript.append(.system, "your last turn had no answer yet: sent again on the new connection")
         return [.record(.resent(question))]
+    }
+
+    /// The reply watchdog asked the unanswered turn again on the same connection: its echo comes once more
+    /// (a spoken turn's audio is transcribed again), and is absorbed like the first.
+    static func turnNudged(_ s: inout AppState) {
+        guard s.userEntry == nil, let text = s.unanswered else { return }
+        if var typed = s.typedTurn, typed.text == text {
+            typed.expectAnotherEcho()
+            s.typedTurn = typed
+        } else {
+            s.typedTurn = TypedTurn(text: text, afterReply: false)
+        }
     }
 
     /// Queued typed turns went out: their echo comes now, so they are the pending typed turn from here on.

@@ -7,10 +7,27 @@ struct TypedTurn: Sendable, Equatable {
     var afterReply: Bool
     /// Input transcription received so far while it is pending.
     private(set) var echo = ""
+    /// Echoes still to come: one more each time the same turn is asked again on the same connection.
+    private(set) var echoesDue = 1
 
     init(text: String, afterReply: Bool) {
         self.text = text
         self.afterReply = afterReply
+    }
+
+    /// Some of its echo has come (the service echoes typed turns it reads; not every model does).
+    var echoStarted: Bool { !echo.isEmpty }
+
+    /// The turn was asked again (the reply watchdog's nudge): the service echoes it once more.
+    mutating func expectAnotherEcho() { echoesDue += 1 }
+
+    /// An echo finished: the turn while another echo is due, else nil.
+    func echoFinished() -> TypedTurn? {
+        guard echoesDue > 1 else { return nil }
+        var next = self
+        next.echoesDue -= 1
+        next.echo = ""
+        return next
     }
 
     /// Takes a fragment of input transcription: true when it is (so far) an echo of the typed text, which is

@@ -1,7 +1,7 @@
 import Dispatch
 import ParleyTime
 import PulseAudio
-import Synchronization
+import ParleyLock
 
 /// What the recorder tells the reducer (through the event queue, or as an effect's answer).
 enum RecordingEvent: Sendable, Equatable {
@@ -27,8 +27,8 @@ final class ConversationRecorder: Sendable {
     private let time: TimeSource
     private let report: @Sendable (RecordingEvent) -> Void
     private let opener: @Sendable (RecordingFormat, String) throws -> any RecordingOutput
-    private let clock = Mutex(Clock())
-    private let writer: Mutex<Writer>
+    private let clock = Locked(Clock())
+    private let writer: Locked<Writer>
     private let queue = DispatchQueue(label: "parley-recorder")
 
     /// Sound waiting for the writer beyond this is dropped (and reported once): the audio threads never wait.
@@ -84,7 +84,7 @@ final class ConversationRecorder: Sendable {
         self.time = time
         self.opener = opener
         self.report = report
-        writer = Mutex(Writer())
+        writer = Locked(Writer())
     }
 
     /// Whether sound is being recorded now.

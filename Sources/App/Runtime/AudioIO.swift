@@ -2,7 +2,7 @@ import Foundation
 import Live
 import ParleyTime
 import PulseAudio
-import Synchronization
+import ParleyLock
 
 /// The audio side of a conversation: mic chunks go straight from the capture thread to the Live session,
 /// reply audio straight from the receive path to the playback thread. Nothing here waits for the main loop.
@@ -15,7 +15,7 @@ final class AudioIO: Sendable {
     private let echoMode: EchoCancelMode
     /// The configured playback buffer (`playback_buffer_ms`).
     private let playbackBufferMs: Int
-    private let state: Mutex<Shared>
+    private let state: Locked<Shared>
     private let events: EventQueue
     /// The app's clock, for the first-audio stamp the reducer compares with its own `now`.
     private let time: TimeSource
@@ -78,7 +78,7 @@ final class AudioIO: Sendable {
         self.problem = problem
         let protection = config.echoCancel.protection(openMic: true, hasCanceller: canceller != nil,
                                                       moduleMethod: module?.method)
-        state = Mutex(Shared(halfDuplex: HalfDuplexGate(protection: protection)))
+        state = Locked(Shared(halfDuplex: HalfDuplexGate(protection: protection)))
         if let capture {
             do {
                 try capture.open { [weak self] chunk in self?.captured(chunk) }
@@ -96,7 +96,7 @@ final class AudioIO: Sendable {
         return "no sound: \(error)"
     }
 
-    private let problemOverride = Mutex<String?>(nil)
+    private let problemOverride = Locked<String?>(nil)
     /// The reason sound is off, if it is.
     var unavailable: String? { problemOverride.withLock { $0 } ?? problem }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ParleyLock
 
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +7,7 @@ import Glibc
 
 /// The hand-off from other threads to the main loop: a locked queue plus a self-pipe the loop polls.
 final class EventQueue: Sendable {
-    private let queue = Mutex<[AppEvent]>([])
+    private let queue = Locked<[AppEvent]>([])
     /// Poll this for readability.
     let fd: Int32
     private let writeFD: Int32

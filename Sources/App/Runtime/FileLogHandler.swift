@@ -1,7 +1,7 @@
 import Foundation
 import ParleyTime
 import Logging
-import Synchronization
+import ParleyLock
 
 /// swift-log to a file (never to the terminal while curses owns it). Lines are appended and flushed.
 struct FileLogHandler: LogHandler {
@@ -11,7 +11,7 @@ struct FileLogHandler: LogHandler {
     let label: String
 
     final class Sink: Sendable {
-        let handle: Mutex<FileHandle?>
+        let handle: Locked<FileHandle?>
         init(path: String) throws {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty { try Paths.ensureDirectory(dir) }
@@ -19,7 +19,7 @@ struct FileLogHandler: LogHandler {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw ParleyError.file(path: path, problem: "cannot open the log file for writing") }
             _ = fchmod(fd, 0o600)
-            handle = Mutex(FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+            handle = Locked(FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         }
         func write(_ line: String) {
             handle.withLock { try? $0?.write(contentsOf: Data(line.utf8)) }

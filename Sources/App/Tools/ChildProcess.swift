@@ -1,7 +1,7 @@
 import Foundation
 import ParleyTime
 import ParleySpawn
-import Synchronization
+import ParleyLock
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ final class ChildProcess: Sendable {
     let toChild: Int32
     /// parley reads the child's stdout here.
     let fromChild: Int32
-    private let status = Mutex<Int32?>(nil)
+    private let status = Locked<Int32?>(nil)
 
     struct SpawnFailed: Error, CustomStringConvertible {
         var command: String

@@ -1,8 +1,8 @@
-import Synchronization
+import ParleyLock
 
 /// Tool calls waiting for the user's yes or no: the runner awaits an answer the main loop gives later.
 final class Confirmations: Sendable {
-    private let waiting = Mutex<[String: CheckedContinuation<Bool, Never>]>([:])
+    private let waiting = Locked<[String: CheckedContinuation<Bool, Never>]>([:])
 
     /// Asks (through `show`) and waits for the answer to call `id`.
     func ask(_ id: String, show: @Sendable () -> Void) async -> Bool {

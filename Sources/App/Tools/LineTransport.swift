@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyLock
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ final class LineTransport: Sendable {
     private let stopped = StopFlag()
     /// Held while a message is written, so two messages never interleave on the pipe (a write over
     /// `PIPE_BUF` bytes is not atomic).
-    private let writing = Mutex(())
+    private let writing = Locked(())
 
     struct SendFailed: Error, CustomStringConvertible {
         var errno: Int32

@@ -1,7 +1,7 @@
 import Foundation
 import Live
 import Logging
-import Synchronization
+import ParleyLock
 
 /// Why an MCP request failed.
 enum MCPClientError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -46,7 +46,7 @@ final class MCPClient: Sendable {
     /// Why requests can no longer be answered, checked while one waits (e.g. the server process has exited,
     /// even if a child of it still holds its output open).
     private let failure: @Sendable () -> (any Error)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var nextID: Int64 = 1

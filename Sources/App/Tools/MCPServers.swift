@@ -2,7 +2,7 @@ import Foundation
 import ParleyTime
 import Live
 import Logging
-import Synchronization
+import ParleyLock
 import SystemPackage
 
 /// One `[[mcp]]` entry of the config: a stdio MCP server parley starts and whose tools it offers to Gemini.
@@ -216,7 +216,7 @@ func withTimeout<T: Sendable>(
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let once = Once()
-    let running = Mutex<(work: Task<Void, Never>, answer: CheckedContinuation<T, any Error>)?>(nil)
+    let running = Locked<(work: Task<Void, Never>, answer: CheckedContinuation<T, any Error>)?>(nil)
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
             let work = Task {
@@ -259,7 +259,7 @@ func withTimeout<T: Sendable>(
 
 /// True for the first caller only.
 final class Once: Sendable {
-    private let done = Mutex(false)
+    private let done = Locked(false)
     func claim() -> Bool { done.withLock { d in defer { d = true }; return !d } }
     var isClaimed: Bool { done.withLock { $0 } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ParleyTime
 import ParleySpawn
 import Live
+import ParleyLock
 import Synchronization
 
 #if canImport(Glibc)
@@ -138,7 +139,7 @@ struct ShellTool: Sendable {
 
     /// The process group to kill when the call is cancelled, once it exists.
     final class ResultBox: Sendable {
-        private let pid = Mutex<pid_t>(0)
+        private let pid = Locked<pid_t>(0)
         func setPID(_ p: pid_t) { pid.withLock { $0 = p } }
         func killGroup() {
             let p = pid.withLock { $0 }

@@ -1,5 +1,5 @@
 import Live
-import Synchronization
+import ParleyLock
 
 /// How one call ended.
 enum ToolOutcome: Sendable, Equatable { case ok, error, denied }
@@ -10,7 +10,7 @@ enum ToolOutcome: Sendable, Equatable { case ok, error, denied }
 final class ToolRunner: Sendable {
     private let registry: ToolRegistry
     private let policy: ToolCallPolicy
-    private let state = Mutex<(tasks: [String: Task<(FunctionResponse, ToolOutcome), Never>], cancelled: Set<String>)>(([:], []))
+    private let state = Locked<(tasks: [String: Task<(FunctionResponse, ToolOutcome), Never>], cancelled: Set<String>)>(([:], []))
 
     init(registry: ToolRegistry, policy: ToolCallPolicy = .blocking) {
         self.registry = registry

@@ -2,7 +2,7 @@ import FFmpeg
 import Foundation
 import Live
 import ParleySpawn
-import Synchronization
+import ParleyLock
 import TUI
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +22,7 @@ final class FrameCapture: Sendable {
             var lastError: String?
             var ended = false
         }
-        let lock = Mutex(State())
+        let lock = Locked(State())
     }
 
     /// Pixels across of the side-pane picture.

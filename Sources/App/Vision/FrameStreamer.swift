@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ParleyLock
 import TUI
 
 /// Streams camera or screen frames to the conversation. ffmpeg runs only while frames are wanted (sharing on
@@ -18,8 +18,8 @@ final class FrameStreamer: Sendable {
     private let resolution: MediaResolution
     private let wire: VideoWire
     private let report: @Sendable (VisionStatus, Thumbnail?) -> Void
-    private let state: Mutex<State>
-    private let ticker = Mutex<Task<Void, Never>?>(nil)
+    private let state: Locked<State>
+    private let ticker = Locked<Task<Void, Never>?>(nil)
 
     /// - Parameters:
     ///   - wire: where frames go (`LiveSession.sendVideo`, paced with attached images).
@@ -30,7 +30,7 @@ final class FrameStreamer: Sendable {
         self.resolution = resolution
         self.wire = wire
         self.report = report
-        state = Mutex(State(pacer: FramePacer(timing: timing, sharing: false)))
+        state = Locked(State(pacer: FramePacer(timing: timing, sharing: false)))
     }
 
     /// Turns sharing on or off. Off stops capture at once; on checks the device (a missing camera or ffmpeg is

@@ -1,7 +1,7 @@
 import Foundation
 import Live
 import ParleyTime
-import Synchronization
+import ParleyLock
 
 /// The one way pictures reach the session (`realtimeInput.video`): camera and screen frames and attached images
 /// share the service's budget of one a second, so whichever comes second waits (or, for a camera frame, is
@@ -11,7 +11,7 @@ final class VideoWire: Sendable {
     private let time: TimeSource
     private let pause: @Sendable (Double) -> Void
     private let epoch: Double
-    private let lastSent = Mutex<Duration?>(nil)
+    private let lastSent = Locked<Duration?>(nil)
 
     /// - Parameters:
     ///   - time: the app's clock, which the one-a-second budget is measured on.

@@ -8,7 +8,7 @@ import ParleyTesting
 import ParleyTime
 import PulseAudio
 import PulseAudioTesting
-import Synchronization
+import ParleyLock
 import TUI
 import XCTest
 
@@ -211,7 +211,7 @@ extension SimulatorOptions {
 /// writes a byte to with each key, as it polls stdin.
 final class GridTerminal: ConversationTerminal, @unchecked Sendable {
     let screen: PresentedScreen
-    private let input = Mutex<[InputEvent]>([])
+    private let input = Locked<[InputEvent]>([])
     private let readFD: Int32
     private let writeFD: Int32
 
@@ -259,7 +259,7 @@ final class GridTerminal: ConversationTerminal, @unchecked Sendable {
 /// drew without touching the grid.
 final class PresentedScreen: Screen, @unchecked Sendable {
     private let grid: GridScreen
-    private let frame = Mutex("")
+    private let frame = Locked("")
 
     init(rows: Int, columns: Int) { grid = GridScreen(rows: rows, columns: columns) }
 
@@ -280,7 +280,7 @@ final class PresentedScreen: Screen, @unchecked Sendable {
 /// The WebSocket transport with a record of every client message it sent, in order: what went on the wire.
 final class RecordingTransport: LiveTransport {
     private let inner = WebSocketTransport(logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
-    private let sent = Mutex<[String]>([])
+    private let sent = Locked<[String]>([])
 
     func open(url: String, headers: [(name: String, value: String)],
               onEvent: @escaping @Sendable (TransportEvent) -> Void) -> any LiveConnection {
