@@ -1,6 +1,5 @@
 import Foundation
 import Live
-import LiveSimulator
 import XCTest
 
 final class ReplyWatchdogTests: XCTestCase {
