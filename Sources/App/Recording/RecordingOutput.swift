@@ -220,19 +220,7 @@ final class OpusRecording: RecordingOutput {
 
     func write(_ interleaved: [Int16]) throws(RecordingFailure) {
         guard input >= 0, !interleaved.isEmpty else { return }
-        let ok = interleaved.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(input, base + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                done += n
-            }
-            return true
-        }
+        let ok = interleaved.withUnsafeBytes { writeAll(input, $0) }
         if !ok { throw finish() ?? .io(EPIPE, path: path, doing: "write") }
     }
 

@@ -114,19 +114,7 @@ final class TranscriptStore {
         r.time = Timestamp.iso8601UTC(secondsSince1970: clock().timeIntervalSince1970)
         guard var data = try? encoder.encode(r) else { return }
         data.append(0x0A)
-        let ok = data.withUnsafeBytes { buf -> Bool in
-            guard let base = buf.baseAddress else { return true }
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, base + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                off += n
-            }
-            return true
-        }
+        let ok = data.withUnsafeBytes { writeAll(fd, $0) }
         if ok {
             written += off_t(data.count)
         } else {
