@@ -14,6 +14,10 @@ class LiveSessionTestCase: XCTestCase {
         simulator = nil
     }
 
+    /// A healthy simulator whose turns end once the reply is generated, not after its audio's real-time length
+    /// (about 3 s a turn): for the tests of what is sent, held and answered rather than of playback timing.
+    var quickTurns: SimulatorOptions { SimulatorOptions(turnCompleteAfterPlayback: false) }
+
     func startSimulator(_ options: SimulatorOptions = SimulatorOptions(), time: TimeSource = .monotonic) async throws -> String {
         simulator = LiveSimulator(options: options, time: time)
         _ = try await simulator.start()

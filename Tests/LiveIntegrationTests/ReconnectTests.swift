@@ -15,7 +15,7 @@ final class ReconnectTests: LiveSessionTestCase {
     }
 
     func options(_ faults: SimulatorFaults) -> SimulatorOptions {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.resumptionUpdateAfterSetup = true
         o.faults = faults
         return o

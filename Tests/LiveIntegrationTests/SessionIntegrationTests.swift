@@ -9,7 +9,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     // MARK: -
 
     func testTextTurnStreamsTranscriptsAudioAndCompletes() async throws {
-        let url = try await startSimulator()
+        let url = try await startSimulator(quickTurns)
         let (s, audio) = session(url, setup())
         s.start()
         let live = await waitLive(s)
@@ -27,7 +27,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testAudioTurnWithPushToTalkGetsTheScriptedTranscript() async throws {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.audioTranscripts = ["What is the capital of France?"]
         let url = try await startSimulator(o)
         let (s, _) = session(url, setup(manual: true))
@@ -45,7 +45,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testToolCallIsAnsweredByID() async throws {
-        let url = try await startSimulator()
+        let url = try await startSimulator(quickTurns)
         let (s, _) = session(url, setup(tools: ["get_current_time"]))
         s.start()
         _ = await waitLive(s)
@@ -134,7 +134,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testGoAwayResumesOnANewConnectionWithoutLosingMicAudio() async throws {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.goAwayAfter = .milliseconds(600)
         o.goAwayTimeLeft = .seconds(2)
         o.resumptionUpdateAfterSetup = true
@@ -170,7 +170,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testAbruptDropReconnectsWithBackoffAndResumes() async throws {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.dropAfter = .milliseconds(300)
         o.resumptionUpdateAfterSetup = true
         let url = try await startSimulator(o)
@@ -195,7 +195,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testMalformedServerFrameIsSurvived() async throws {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.malformedFrameAfterSetup = true
         let url = try await startSimulator(o)
         let (s, _) = session(url, setup())
@@ -208,7 +208,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testTextFramesAreAcceptedToo() async throws {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.sendTextFrames = true
         let url = try await startSimulator(o)
         let (s, _) = session(url, setup())
@@ -220,7 +220,7 @@ final class SessionIntegrationTests: LiveSessionTestCase {
     }
 
     func testInputSentBeforeSetupCompleteIsHeldThenSent() async throws {
-        let url = try await startSimulator()
+        let url = try await startSimulator(quickTurns)
         let (s, _) = session(url, setup())
         s.start()
         s.sendText("early bird")  // before setupComplete: held, never sent ahead of setup

@@ -16,7 +16,7 @@ final class WatchdogRecoveryTests: LiveSessionTestCase {
     }
 
     func testNoReplyIsNoticedAndTheTurnAskedAgain() async throws {
-        let url = try await startSimulator({ var o = SimulatorOptions(); o.faults.silentReplies = (1, .nothing); return o }())
+        let url = try await startSimulator({ var o = quickTurns; o.faults.silentReplies = (1, .nothing); return o }())
         let s = LiveSession(configuration: LiveConfiguration(
             endpoint: url, credential: .none, setup: setup(), watchdog: ReplyWatchdog.Policy(replyTimeout: 1)))
         s.start()
@@ -29,7 +29,7 @@ final class WatchdogRecoveryTests: LiveSessionTestCase {
     }
 
     func testAStuckSessionIsResumedOnANewConnection() async throws {
-        var o = SimulatorOptions()
+        var o = quickTurns
         o.resumptionUpdateAfterSetup = true
         o.faults.silentReplies = (2, .nothing)
         let url = try await startSimulator(o)

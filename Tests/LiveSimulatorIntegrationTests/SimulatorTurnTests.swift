@@ -10,7 +10,7 @@ final class SimulatorTurnTests: SimulatorTestCase {
     let fast = SimulatorOptions(replyDelay: .zero, turnCompleteAfterPlayback: false)
 
     func testTextTurn() async throws {
-        let (sim, client) = try await connected()
+        let (sim, client) = try await connected(fast)
         try client.send(.clientContent(.userText("Tell me about the weather in Lisbon")))
         let seen = try await client.collect(until: "turnComplete") { $0.isTurnComplete }
 
