@@ -48,7 +48,13 @@ work=$(mktemp -d /tmp/parley-test.XXXXXX)
 # The tests name their tmux servers after this run, so the cleanup below kills only this run's servers and not
 # those of another run on the same machine.
 export PARLEY_TEST_TMUX_PREFIX="parley-test-run${work##*.}"
+lane_pids=()
 cleanup() {
+    # A lane still running (the run was interrupted): its test bundle first, then the lane's shell.
+    for pid in ${lane_pids[@]+"${lane_pids[@]}"}; do
+        pkill -TERM -P "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+    done
     scripts/pulse-daemon.sh stop "$work/pulse" >/dev/null 2>&1 || true
     scripts/pipewire-daemon.sh stop "$work/pipewire" >/dev/null 2>&1 || true
     # The end-to-end tests kill their own tmux servers; this catches any a crashed test left behind.
@@ -90,37 +96,92 @@ if sdk_python=$(scripts/sdk-venv.sh .build/sdk-venv); then
     export PARLEY_SDK_PYTHON="$sdk_python"
 fi
 # Every test is XCTest; the summary line below is what CI reads.
-set +e
-filter=()
-if (( quick )); then
-    filter=(--filter "^($(IFS='|'; echo "${unit_targets[*]}"))\\.")
-fi
-swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing ${filter[@]+"${filter[@]}"} "$@" 2>&1 | tee "$work/test.log"
-status=${PIPESTATUS[0]}
-set -e
+#
+# A full run (no --quick, no arguments) runs in three lanes at once. Most integration tests wait on timers,
+# sockets and child processes rather than on the CPU, so side by side they take about as long as the longest
+# lane. The sound lane holds every test that plays or records on the private sound server, one at a time with
+# nothing else on that server: on PulseAudio, then on PipeWire (the same audio tests on pipewire-pulse, what
+# most desktops run). The app lane drives `parley` in tmux and as a child process; the third lane has the unit
+# targets and the other integration targets. Each lane is a regex over the test list and the third is what
+# the other two leave, so every test runs in exactly one lane. The lanes run the test bundle itself: two
+# `swift test` processes at once contend for the build database even with --skip-build.
+# A filtered run (arguments) or --quick is one `swift test`, as before.
+# The audio tests (again on PipeWire), then the sound lane: they and the end-to-end tests that play or record on
+# the sound server. A new test that uses PARLEY_TEST_PULSE_SERVER is named here.
+pipewire_tests='^(PulseAudioIntegrationTests\.(PulseDaemonTests|EchoCancellerLiveTests|PulseBenchmarkTests)/|AppIntegrationTests\.DoctorCommandTests/testSoundServer)'
+sound_tests="$pipewire_tests|^AppIntegrationTests\\.(EchoEndToEndTests/|EndToEndTests/testDemoConversationWithPushToTalk|VisionEndToEndTests/testPushToTalkSendsCameraFrames)"
+app_tests='^(AppIntegrationTests|TUIIntegrationTests)\.'
 
-# --- PipeWire: the PulseAudio tests again, against pipewire-pulse (what most desktops run). Only in a full
-# run (no --quick, no arguments): a filtered run is someone iterating on other tests.
-if (( ! quick && $# == 0 )); then
-    if pw_server=$(scripts/pipewire-daemon.sh start "$work/pipewire"); then
-        echo "test: PipeWire at $pw_server"
-        set +e
-        PARLEY_TEST_PULSE_SERVER=$pw_server \
-            swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing --filter '^PulseAudioIntegrationTests\.(PulseDaemonTests|EchoCancellerLiveTests|PulseBenchmarkTests)/|DoctorCommandTests.testSoundServer' 2>&1 | tee "$work/test-pipewire.log"
-        pw_status=${PIPESTATUS[0]}
-        set -e
-        (( pw_status == 0 )) || status=$pw_status
-        scripts/pipewire-daemon.sh stop "$work/pipewire" || true
-    else
-        echo "test: PipeWire could not start; its audio tests did not run" >&2
-        status=1
-    fi
+# The XCTest selectors (comma-separated) for the listed tests that match $1 and not $2: a whole suite by its
+# name when every one of its tests is in, single tests otherwise.
+selectors() {
+    want=$1 not=${2:-'^$'} awk -F/ '
+        BEGIN { want = ENVIRON["want"]; not = ENVIRON["not"] }
+        { total[$1]++ }
+        $0 ~ want && $0 !~ not { n[$1]++; tests[$1] = tests[$1] "," $0; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
+        END {
+            for (i = 1; i <= k; i++) { s = order[i]; out = out "," (n[s] == total[s] ? s : substr(tests[s], 2)) }
+            print substr(out, 2)
+        }' "$work/tests"
+}
+# Runs the test bundle on the selected tests; output to the log $1.
+run_lane() {
+    local log=$1 selected=$2
+    if [[ -z "$selected" ]]; then echo "test: no tests in this lane" >>"$log"; return 0; fi
+    "$bundle" "$selected" >>"$log" 2>&1
+}
+set +e
+if (( quick )); then
+    swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing \
+        --filter "^($(IFS='|'; echo "${unit_targets[*]}"))\\." "$@" 2>&1 | tee "$work/test.log"
+    status=${PIPESTATUS[0]}
+elif (( $# )); then
+    swift test --skip-build ${build[@]+"${build[@]}"} --disable-swift-testing "$@" 2>&1 | tee "$work/test.log"
+    status=${PIPESTATUS[0]}
+else
+    bundle=$(ls -d "$PARLEY_BIN_DIR"/*PackageTests.xctest | head -n 1)
+    "$bundle" --list-tests | grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' >"$work/tests"
+    echo "test: $(wc -l <"$work/tests") tests in three lanes"
+    sound_lane() {
+        run_lane "$work/test-sound.log" "$(selectors "$sound_tests")"
+        local s=$?
+        if pw_server=$(scripts/pipewire-daemon.sh start "$work/pipewire"); then
+            echo "test: PipeWire at $pw_server" >>"$work/test-pipewire.log"
+            PARLEY_TEST_PULSE_SERVER=$pw_server run_lane "$work/test-pipewire.log" "$(selectors "$pipewire_tests")"
+            local pw=$?
+            (( pw == 0 )) || s=$pw
+            scripts/pipewire-daemon.sh stop "$work/pipewire" >/dev/null 2>&1 || true
+        else
+            echo "test: PipeWire could not start; its audio tests did not run" >>"$work/test-pipewire.log"
+            s=1
+        fi
+        return "$s"
+    }
+    started=$SECONDS
+    sound_lane & sound_pid=$!
+    run_lane "$work/test-app.log" "$(selectors "$app_tests" "$sound_tests")" & app_pid=$!
+    lane_pids=("$sound_pid" "$app_pid")
+    # This lane streams to the terminal; the others' logs follow it whole, so CI's log stays readable.
+    rest=$(selectors . "$sound_tests|$app_tests")
+    "$bundle" "${rest:?no tests in the unit and loopback lane}" 2>&1 | tee "$work/test.log"
+    status=${PIPESTATUS[0]}
+    echo "test: the unit and loopback lane took $(( SECONDS - started )) s"
+    for lane in app sound; do
+        pid_var=${lane}_pid
+        wait "${!pid_var}"
+        s=$?
+        (( s == 0 )) || status=$s
+        echo "test: the $lane lane took $(( SECONDS - started )) s by its end"
+        cat "$work/test-$lane.log"
+        [[ $lane == sound ]] && cat "$work/test-pipewire.log"
+    done
+    lane_pids=()
 fi
-# --- end PipeWire
+set -e
 
 # The summary adds up every run's last "Executed" line (XCTest prints one per suite and a total last).
 passed=0 failed_all=0 skipped_all=0 have_summary=0
-for log in "$work"/test.log "$work"/test-pipewire.log; do
+for log in "$work"/test.log "$work"/test-app.log "$work"/test-sound.log "$work"/test-pipewire.log; do
     [[ -f "$log" ]] || continue
     summary=$(grep -E "^\s*Executed [0-9]+ tests?" "$log" | tail -n 1)
     [[ -n "$summary" ]] || continue

@@ -4,7 +4,8 @@ import XCTest
 
 @testable import App
 
-/// A private PulseAudio daemon's extra devices for a test: a sink whose monitor is the mic.
+/// A private PulseAudio daemon's extra devices for a test: a sink whose monitor is the mic. A test that uses it
+/// is named in the sound lane of `scripts/test.sh`, which runs such tests one at a time.
 struct TestAudio {
     let server: String
 
