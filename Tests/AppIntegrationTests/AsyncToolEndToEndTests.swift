@@ -35,7 +35,7 @@ extension EndToEndTests {
     }
 
     func testAskDefaultsToGemini38AndPrintsNoThoughts() throws {
-        let sim = try SimulatorProcess(["--reply-delay", "0"])
+        let sim = try SimulatorProcess(["--reply-delay", "0", "--turn-complete-at-once"])
         defer { sim.stop() }
         let port = sim.port
         let endpoint = "ws://127.0.0.1:\(port)"

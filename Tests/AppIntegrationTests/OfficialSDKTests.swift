@@ -23,7 +23,7 @@ final class OfficialSDKTests: XCTestCase {
 
     func testGoogleGenAISDKTalksToTheSimulator() throws {
         let python = try sdkPython()
-        let sim = try SimulatorProcess(["--reply-delay", "0"])
+        let sim = try SimulatorProcess(["--reply-delay", "0", "--turn-complete-at-once"])
         defer { sim.stop() }
         let port = sim.port
         let run = try shell([python, Self.root + "/Tests/SDK/sdk_client.py", "ws://127.0.0.1:\(port)"], timeout: 120)
@@ -50,7 +50,7 @@ final class OfficialSDKTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let keyFile = dir + "/key.json"
         try google.serviceAccountJSON().write(toFile: keyFile, atomically: true, encoding: .utf8)
-        let sim = try SimulatorProcess(["--reply-delay", "0", "--access-token-prefix", "ya29.loopback-"])
+        let sim = try SimulatorProcess(["--reply-delay", "0", "--turn-complete-at-once", "--access-token-prefix", "ya29.loopback-"])
         var environment = ProcessInfo.processInfo.environment
         environment["GOOGLE_APPLICATION_CREDENTIALS"] = keyFile
         environment["GOOGLE_CLOUD_PROJECT"] = nil

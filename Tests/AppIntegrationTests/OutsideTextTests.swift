@@ -56,32 +56,11 @@ final class OutsideTextTests: XCTestCase {
         XCTAssertFalse(Self.hasRawControls(r.out), r.out)
     }
 
-    /// Starts `parley simulate` on a free port; returns it and its URL.
-    func simulator(_ extra: [String]) throws -> (Process, String) {
-        let simulator = Process()
-        simulator.executableURL = URL(fileURLWithPath: Binaries.parley)
-        simulator.arguments = ["simulate", "--port", "0", "--reply-delay", "0"] + extra
-        let errPipe = Pipe()
-        simulator.standardError = errPipe
-        simulator.standardOutput = FileHandle.nullDevice
-        try simulator.run()
-        var banner = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !banner.contains("listening on"), Date() < deadline {
-            banner += String(decoding: errPipe.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        guard let range = banner.range(of: "ws://[0-9.:]+", options: .regularExpression) else {
-            simulator.terminate()
-            throw XCTSkip("the simulator did not start: \(banner)")
-        }
-        return (simulator, String(banner[range]))
-    }
-
     func testAskPrintsTranscriptsVisiblyAndHonoursLogFile() throws {
-        let (simulator, url) = try self.simulator([])
-        defer { simulator.terminate(); simulator.waitUntilExit() }
+        let simulator = try SimulatorProcess(["--reply-delay", "0", "--turn-complete-at-once"])
+        defer { simulator.stop() }
         let log = home + "/ask.log"
-        let r = try shell([Binaries.parley, "ask", "--endpoint", url, "--no-audio", "--log-file", log, Self.hostile], env: env(), timeout: 60)
+        let r = try shell([Binaries.parley, "ask", "--endpoint", simulator.url, "--no-audio", "--log-file", log, Self.hostile], env: env(), timeout: 60)
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("␛]0;pwned␇"), r.out)
         XCTAssertFalse(Self.hasRawControls(r.out), r.out)
@@ -90,9 +69,9 @@ final class OutsideTextTests: XCTestCase {
     }
 
     func testAskPrintsCloseReasonsVisibly() throws {
-        let (simulator, url) = try self.simulator(["--close-code", "4003", "--close-reason", Self.hostile])
-        defer { simulator.terminate(); simulator.waitUntilExit() }
-        let r = try shell([Binaries.parley, "ask", "--endpoint", url, "--no-audio", "hi"], env: env(), timeout: 60)
+        let simulator = try SimulatorProcess(["--reply-delay", "0", "--turn-complete-at-once", "--close-code", "4003", "--close-reason", Self.hostile])
+        defer { simulator.stop() }
+        let r = try shell([Binaries.parley, "ask", "--endpoint", simulator.url, "--no-audio", "hi"], env: env(), timeout: 60)
         // A close with an unknown code is retried (ask then finishes its turn); its reason is still shown.
         XCTAssertTrue(r.err.contains("A␛]0;pwned␇B"), r.err)
         XCTAssertFalse(Self.hasRawControls(r.err), r.err)

@@ -80,6 +80,9 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .customLong("text-frames"), help: "Send text frames instead of binary ones.")
     var textFrames = false
 
+    @Flag(name: .customLong("turn-complete-at-once"), help: "End a turn as soon as its reply is sent, not once its audio would have played (faster scripted tests).")
+    var turnCompleteAtOnce = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if let closeCode, !(1000...4999).contains(closeCode) { throw ValidationError("--close-code must be a WebSocket close code (1000…4999)") }
@@ -118,6 +121,7 @@ struct Simulate: AsyncParsableCommand {
         o.replyDelay = .milliseconds(Seconds.milliseconds(replyDelay))
         if !transcript.isEmpty { o.audioTranscripts = transcript }
         o.sendTextFrames = textFrames
+        o.turnCompleteAfterPlayback = !turnCompleteAtOnce
         return o
     }
 
