@@ -71,6 +71,11 @@ if (( ! quick )); then
     echo "test: PulseAudio at $PARLEY_TEST_PULSE_SERVER"
 fi
 
+sdk_pid=0
+if (( ! quick )); then
+    scripts/sdk-venv.sh .build/sdk-venv >"$work/sdk-python" 2>"$work/sdk-venv.err" & sdk_pid=$!
+    lane_pids+=("$sdk_pid")
+fi
 # Progress lines are dropped to keep CI's log readable; errors, warnings and the summary stay.
 swift build --build-tests ${build[@]+"${build[@]}"} 2>&1 | { grep -Ev '^\[[0-9]+/[0-9]+\] ' || true; }
 export PARLEY_BIN_DIR
@@ -91,9 +96,13 @@ if [[ -n "$sanitize" ]]; then
     export SWIFT_BACKTRACE=enable=no
 fi
 # The official Python SDK, for the test that runs it against `parley simulate`; that test says why it skips
-# when pip cannot install it.
-if sdk_python=$(scripts/sdk-venv.sh .build/sdk-venv); then
-    export PARLEY_SDK_PYTHON="$sdk_python"
+# when pip cannot install it. Made while the build runs (on a fresh clone pip takes about a minute).
+if (( sdk_pid )); then
+    if wait "$sdk_pid"; then
+        export PARLEY_SDK_PYTHON
+        PARLEY_SDK_PYTHON=$(cat "$work/sdk-python")
+    fi
+    cat "$work/sdk-venv.err" >&2
 fi
 # Every test is XCTest; the summary line below is what CI reads.
 #
@@ -106,10 +115,11 @@ fi
 # the other two leave, so every test runs in exactly one lane. The lanes run the test bundle itself: two
 # `swift test` processes at once contend for the build database even with --skip-build.
 # A filtered run (arguments) or --quick is one `swift test`, as before.
-# The audio tests (again on PipeWire), then the sound lane: they and the end-to-end tests that play or record on
-# the sound server. A new test that uses PARLEY_TEST_PULSE_SERVER is named here.
+# The audio tests (again on PipeWire), then the sound lane: every audio target's test (the canceller's CPU-heavy
+# runs too: beside the end-to-end echo test they starve its real-time canceller) and the end-to-end tests that
+# play or record on the sound server. A new test that uses PARLEY_TEST_PULSE_SERVER is named here.
 pipewire_tests='^(PulseAudioIntegrationTests\.(PulseDaemonTests|EchoCancellerLiveTests|PulseBenchmarkTests)/|AppIntegrationTests\.DoctorCommandTests/testSoundServer)'
-sound_tests="$pipewire_tests|^AppIntegrationTests\\.(EchoEndToEndTests/|EndToEndTests/testDemoConversationWithPushToTalk|VisionEndToEndTests/testPushToTalkSendsCameraFrames)"
+sound_tests="^PulseAudioIntegrationTests\\.|$pipewire_tests|^AppIntegrationTests\\.(EchoEndToEndTests/|EndToEndTests/testDemoConversationWithPushToTalk|VisionEndToEndTests/testPushToTalkSendsCameraFrames)"
 app_tests='^(AppIntegrationTests|TUIIntegrationTests)\.'
 
 # The XCTest selectors (comma-separated) for the listed tests that match $1 and not $2: a whole suite by its
@@ -124,11 +134,14 @@ selectors() {
             print substr(out, 2)
         }' "$work/tests"
 }
-# Runs the test bundle on the selected tests; output to the log $1.
+# Runs the test bundle on the selected tests; output to the log $1. The sound lane's tests measure real-time
+# audio (underruns, clicks, a reply heard whole), so the other lanes run niced: they take what CPU the sound
+# lane leaves, and the audio tests get the machine as if they ran alone.
 run_lane() {
     local log=$1 selected=$2
+    shift 2
     if [[ -z "$selected" ]]; then echo "test: no tests in this lane" >>"$log"; return 0; fi
-    "$bundle" "$selected" >>"$log" 2>&1
+    "$@" "$bundle" "$selected" >>"$log" 2>&1
 }
 set +e
 if (( quick )); then
@@ -159,11 +172,11 @@ else
     }
     started=$SECONDS
     sound_lane & sound_pid=$!
-    run_lane "$work/test-app.log" "$(selectors "$app_tests" "$sound_tests")" & app_pid=$!
+    run_lane "$work/test-app.log" "$(selectors "$app_tests" "$sound_tests")" nice -n 10 & app_pid=$!
     lane_pids=("$sound_pid" "$app_pid")
     # This lane streams to the terminal; the others' logs follow it whole, so CI's log stays readable.
     rest=$(selectors . "$sound_tests|$app_tests")
-    "$bundle" "${rest:?no tests in the unit and loopback lane}" 2>&1 | tee "$work/test.log"
+    nice -n 10 "$bundle" "${rest:?no tests in the unit and loopback lane}" 2>&1 | tee "$work/test.log"
     status=${PIPESTATUS[0]}
     echo "test: the unit and loopback lane took $(( SECONDS - started )) s"
     for lane in app sound; do

@@ -19,6 +19,9 @@ final class EchoEndToEndTests: XCTestCase {
 
     /// A question long enough that the reply plays for several seconds.
     let question = "please repeat after me the quick brown fox jumps over the lazy dog near the river bank"
+    /// The question the spoken "stop" interrupts the answer to: long words, so the reply plays for longer than
+    /// the stop takes to be heard on a loaded machine.
+    let longQuestion = "please repeat after me: unquestionably extraordinary international communication necessitates comprehensive understanding"
 
     func testTheCancellerKeepsTheReplyFromInterruptingItselfAndHearsAStopOverIt() throws {
         let audio = try TestAudio.fromEnvironment()
@@ -40,7 +43,7 @@ final class EchoEndToEndTests: XCTestCase {
         let played = try waitQuiet(tmux, seconds: 1.5)
         XCTAssertFalse(played.contains("[interrupted]"), "the reply's own echo did not trigger the voice detection")
         XCTAssertFalse(played.contains("turn 2 of our"), "nor start a turn")
-        try ask(tmux)
+        try ask(tmux, longQuestion)
         try tmux.wait(timeout: 30, for: "the second reply playing") { screen in
             screen.components(separatedBy: "You said").count > 2
                 && screen.split(separator: "\n").contains { $0.contains("spk [") && !$0.contains("-100 dB") }
@@ -103,9 +106,9 @@ final class EchoEndToEndTests: XCTestCase {
         }
     }
 
-    /// Types the question (a typed turn, so the reply does not depend on the mic).
-    private func ask(_ tmux: Tmux) throws {
+    /// Types a question (a typed turn, so the reply does not depend on the mic).
+    private func ask(_ tmux: Tmux, _ text: String? = nil) throws {
         try tmux.keys("Tab")
-        try tmux.type(question, enter: true)
+        try tmux.type(text ?? question, enter: true)
     }
 }
