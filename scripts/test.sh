@@ -63,7 +63,10 @@ cleanup() {
     done
     rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+# Interrupted, the run stops (the EXIT trap cleans up) rather than going on to the next lane or pass.
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 if (( ! quick )); then
     export PARLEY_TEST_PULSE_SERVER
