@@ -1,4 +1,5 @@
 import Foundation
+import Live
 import ParleyTesting
 import XCTest
 
@@ -26,7 +27,7 @@ final class HistoryTests: XCTestCase {
     @discardableResult
     func conversation(
         at start: Date, model: String = "gemini-live-test", voice: String = "Puck", system: String? = nil,
-        _ said: [(String, String)], extra: [TranscriptRecord] = []
+        _ said: [(TranscriptRecord.Speaker, String)], extra: [TranscriptRecord] = []
     ) throws -> String {
         ConversationID.id(of: try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said, extra: extra))
     }
@@ -35,9 +36,9 @@ final class HistoryTests: XCTestCase {
 
     func testTheListShowsEachConversationOldestFirstWithoutColoursInAPipe() throws {
         let old = try conversation(at: day(0), system: "You are a pirate.\nSpeak like one.", [
-            ("user", "what is the weather in Lisbon"), ("model", "Sunny and warm."), ("user", "and tomorrow?"), ("model", "Rain."),
+            (.user, "what is the weather in Lisbon"), (.model, "Sunny and warm."), (.user, "and tomorrow?"), (.model, "Rain."),
         ])
-        let new = try conversation(at: day(2), model: "models/gemini-other", voice: "Kore", [("user", "tell me a joke")])
+        let new = try conversation(at: day(2), model: "models/gemini-other", voice: "Kore", [(.user, "tell me a joke")])
         let r = try shell([Binaries.parley, "history"], env: env())
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertFalse(r.out.contains("\u{1B}"), "no colours when stdout is not a terminal: \(r.out)")
@@ -54,10 +55,10 @@ final class HistoryTests: XCTestCase {
     }
 
     func testTheCostColumnAppearsWhenRecordsCarryACost() throws {
-        var usage = TranscriptRecord(kind: "usage")
+        var usage = TranscriptRecord.usage(UsageMetadata())
         usage.usd = 0.25
-        try conversation(at: day(0), [("user", "hi")], extra: [usage, usage])
-        try conversation(at: day(1), [("user", "hello")])
+        try conversation(at: day(0), [(.user, "hi")], extra: [usage, usage])
+        try conversation(at: day(1), [(.user, "hello")])
         let summaries = HistoryIndex.summaries(in: dir)
         XCTAssertEqual(summaries.map(\.usd), [0.5, nil])
         let text = HistoryPrinter(color: false, width: nil).list(summaries)
@@ -65,7 +66,7 @@ final class HistoryTests: XCTestCase {
     }
 
     func testTheIndexIsUsedWhileFreshAndRebuiltWhenATranscriptChanges() throws {
-        let id = try conversation(at: day(0), [("user", "one")])
+        let id = try conversation(at: day(0), [(.user, "one")])
         XCTAssertEqual(HistoryIndex.summaries(in: dir).map(\.turns), [1])
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + HistoryIndex.fileName))
         let h = try XCTUnwrap(FileHandle(forWritingAtPath: dir + "/\(id).jsonl"))
@@ -78,9 +79,9 @@ final class HistoryTests: XCTestCase {
     }
 
     func testSearchFindsBothSidesWithTheirConversationTimeAndContext() throws {
-        let a = try conversation(at: day(0), [("user", "What is the WEATHER in Lisbon"), ("model", "Sunny and warm in lisbon.")])
-        let b = try conversation(at: day(1), [("user", "hello"), ("model", "The weather here is fine")])
-        try conversation(at: day(2), [("user", "nothing to see")])
+        let a = try conversation(at: day(0), [(.user, "What is the WEATHER in Lisbon"), (.model, "Sunny and warm in lisbon.")])
+        let b = try conversation(at: day(1), [(.user, "hello"), (.model, "The weather here is fine")])
+        try conversation(at: day(2), [(.user, "nothing to see")])
         let r = try shell([Binaries.parley, "history", "search", "weather"], env: env())
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertFalse(r.out.contains("\u{1B}"), r.out)
@@ -108,9 +109,9 @@ final class HistoryTests: XCTestCase {
     }
 
     func testShowAndExportTakeAUniquePrefixAndSayWhenOneIsAmbiguousOrUnknown() throws {
-        let first = try conversation(at: day(0), [("user", "first conversation")])
-        let second = try conversation(at: day(0) + 60, [("user", "second conversation")])
-        try conversation(at: day(5), [("user", "third conversation")])
+        let first = try conversation(at: day(0), [(.user, "first conversation")])
+        let second = try conversation(at: day(0) + 60, [(.user, "second conversation")])
+        try conversation(at: day(5), [(.user, "third conversation")])
         // The two on day 0 share their date.
         let shared = String(first.prefix(first.count - 8))
         XCTAssertTrue(second.hasPrefix(shared))
@@ -134,7 +135,7 @@ final class HistoryTests: XCTestCase {
     }
 
     func testShowNamesWhatCouldNotBeRead() throws {
-        let id = try conversation(at: day(0), [("user", "whole line")])
+        let id = try conversation(at: day(0), [(.user, "whole line")])
         let h = try XCTUnwrap(FileHandle(forWritingAtPath: dir + "/\(id).jsonl"))
         h.seekToEndOfFile()
         h.write(Data(#"{"kind":"model","text":"cut sh"#.utf8))
@@ -148,7 +149,7 @@ final class HistoryTests: XCTestCase {
     func testColoursAreOnlyForATerminalWithoutNoColor() {
         XCTAssertFalse(HistoryPrinter.standard(environment: ["TERM": "xterm"]).color, "stdout is not a terminal in tests")
         let painted = HistoryPrinter(color: true, width: nil)
-        var r = TranscriptRecord.line(speaker: "user", text: "the Weather is fine", interrupted: false)
+        var r = TranscriptRecord.line(speaker: .user, text: "the Weather is fine", interrupted: false)
         r.time = "2026-01-01T00:00:00Z"
         let out = painted.matches([.init(conversation: "c", line: r, index: 0, context: nil)], words: ["weather"])
         XCTAssertTrue(out.contains("\u{1B}[1;7mWeather\u{1B}[0m"), out)
@@ -165,7 +166,7 @@ final class HistoryTests: XCTestCase {
 /// Saves a conversation in `dir` that started at `start`, one said line every 10 seconds, then `extra`;
 /// returns its file.
 func savedConversation(
-    in dir: String, at start: Date, model: String, voice: String, system: String?, _ said: [(String, String)],
+    in dir: String, at start: Date, model: String, voice: String, system: String?, _ said: [(TranscriptRecord.Speaker, String)],
     extra: [TranscriptRecord] = []
 ) throws -> String {
     var now = start

@@ -14,7 +14,7 @@ extension Reducer {
                 let text = a.response.compactText
                 s.ui.toolLog.calls.append(ToolCallEntry(
                     id: c.id, name: c.name, server: s.toolServers[c.name], arguments: c.args.compactText, result: text, state: .error, duration: 0))
-                fx.append(.record(.tool(id: c.id, name: c.name, arguments: c.args.compactText, state: "error", result: text, duration: 0)))
+                fx.append(.record(.tool(id: c.id, name: c.name, arguments: c.args.compactText, state: .error, result: text, duration: 0)))
             }
             fx.append(.answerTools(answers))
         }
@@ -40,7 +40,7 @@ extension Reducer {
                 s.ui.toolLog.calls[i].state = .cancelled
                 s.ui.toolLog.calls[i].duration = s.toolStarts[id].map { now - $0 }
                 let c = s.ui.toolLog.calls[i]
-                fx.append(.record(.tool(id: id, name: c.name, arguments: c.arguments, state: "cancelled", result: nil, duration: c.duration)))
+                fx.append(.record(.tool(id: id, name: c.name, arguments: c.arguments, state: .cancelled, result: nil, duration: c.duration)))
             }
         }
         fx.append(.cancelTools(ids))
@@ -61,7 +61,7 @@ extension Reducer {
         s.ui.toolLog.calls[i].result = result
         s.ui.toolLog.calls[i].duration = s.toolStarts[id].map { now - $0 }
         let c = s.ui.toolLog.calls[i]
-        return [.record(.tool(id: id, name: c.name, arguments: c.arguments, state: c.state.rawValue, result: result, duration: c.duration))]
+        return [.record(.tool(id: id, name: c.name, arguments: c.arguments, state: c.state, result: result, duration: c.duration))]
     }
 
     /// Shows the first waiting confirmation unless another popup is up.

@@ -78,15 +78,18 @@ extension Reducer {
         var carry = UsageCarry()
         var cost = Cost()
         for r in records {
-            if r.kind == "usageCarried", let c = r.carried {
+            switch r.entry {
+            case .usageCarried(let c):
                 carry.turns += c.turns
                 carry.tokens += c.tokens
                 cost = cost + Cost(usd: c.usd, unpriced: Set(c.unpriced))
-            } else if r.kind == "usage", let u = r.usage {
+            case .usage(let u):
                 let t = TurnUsage(u)
                 carry.turns += 1
                 carry.tokens += t.total ?? 0
                 cost = cost + prices.cost(of: t)
+            default:
+                break
             }
         }
         carry.usd = cost.usd

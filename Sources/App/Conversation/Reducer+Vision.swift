@@ -25,7 +25,7 @@ extension Reducer {
             for image in images {
                 let line = "[image] \(image.summary)"
                 s.ui.transcript.append(.user, line)
-                fx.append(.record(.line(speaker: "user", text: line, interrupted: false)))
+                fx.append(.record(.line(speaker: .user, text: line, interrupted: false)))
             }
             if let thumbnail { s.ui.thumbnail = thumbnail }
             if s.status?.isSendingImages == true { s.status = nil }

@@ -156,7 +156,7 @@ enum Reducer {
         s.unanswered = trimmed
         s.latency.userFinished(at: now)
         s.ui.transcript.scroll = nil
-        return fx + [.record(.line(speaker: "user", text: trimmed, interrupted: false)), .live(.sendText(trimmed))]
+        return fx + [.record(.line(speaker: .user, text: trimmed, interrupted: false)), .live(.sendText(trimmed))]
     }
 
     static func chooseVoice(_ s: inout AppState, _ name: String) -> [Effect] {
@@ -228,7 +228,7 @@ enum Reducer {
             e.text = text
         }
         if !text.isEmpty { s.unanswered = text }
-        return [.record(.line(speaker: "user", text: text, interrupted: false))]
+        return [.record(.line(speaker: .user, text: text, interrupted: false))]
     }
 
     /// The session sent an unanswered turn again on a new connection (`typed`: its text; nil for a spoken
@@ -288,12 +288,12 @@ enum Reducer {
             cut = e.interrupted
             text = e.text
         }
-        return [.record(.line(speaker: "model", text: text, interrupted: cut))]
+        return [.record(.line(speaker: .model, text: text, interrupted: cut))]
     }
 
     static func system(_ s: inout AppState, _ text: String, error: Bool = false) -> [Effect] {
         s.ui.transcript.append(error ? .error : .system, text)
-        return [.record(.line(speaker: error ? "error" : "system", text: text, interrupted: false))]
+        return [.record(.line(speaker: error ? .error : .system, text: text, interrupted: false))]
     }
 
     static func refreshHeader(_ s: inout AppState, now: Double) {

@@ -181,16 +181,16 @@ final class ConversationRecorder: Sendable {
     /// The offset into the recording a transcript record of `kind` gets, in seconds: a `user` line the start of
     /// the speech it transcribes, a `model` line the start of its reply's sound, anything else now. Nil while
     /// nothing is being recorded.
-    func offset(for kind: String) -> Double? {
+    func offset(for kind: TranscriptRecord.Kind) -> Double? {
         let now = time.now()
         let frame: Int? = clock.withLock { c in
             guard c.running else { return nil }
             let current = c.frame(at: now)
             switch kind {
-            case "user":
+            case .user:
                 defer { c.userSpeechStart = nil }
                 return c.userSpeechStart ?? current
-            case "model":
+            case .model:
                 return c.replyStart ?? current
             default:
                 return current

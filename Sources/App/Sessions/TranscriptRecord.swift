@@ -1,45 +1,123 @@
 import Foundation
 import Live
+import TUI
 
-/// One line of a saved session (JSON lines under `$XDG_DATA_HOME/parley/`).
-struct TranscriptRecord: Codable, Sendable, Equatable {
+/// One line of a saved session (JSON lines under `$XDG_DATA_HOME/parley/`): what happened (`entry`, whose case
+/// carries only what that kind of line needs) and the facts any line may carry.
+struct TranscriptRecord: Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
-    /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued`
-    /// (a typed turn waiting while offline), `sent` (a queued turn sent; `turnID` names it), `resent` (the last user
-    /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known), `context` (the
-    /// instruction, tools or voice changed mid-conversation: `system`, `tools`, `voice` hold what changed, `route`
-    /// how it reached the model).
-    var kind: String
-    var text: String?
-    var interrupted: Bool?
-    var toolID: String?
-    var toolName: String?
-    var arguments: String?
-    var state: String?
-    var result: String?
-    var duration: Double?
-    var usage: UsageMetadata?
-    var voice: String?
-    var model: String?
-    var resumed: Bool?
-    /// The id of a queued typed turn, in its `queued` and `sent` records.
-    var turnID: Int?
-    /// `usageCarried`: what the earlier parts of a resumed conversation used.
-    var carried: UsageCarry?
-    /// The transcript format, in `session` records; a reader stops at a format newer than its own.
-    var format: Int?
-    /// The system instruction (the persona) a `session` record started with.
-    var system: String?
-    /// `context`: the names of the tools from then on (functions, and `googleSearch`); empty when all were removed.
-    var tools: [String]?
-    /// `context`: how the change reached the model (`contextUpdate`, `resume`, `newSession`).
-    var route: String?
-    /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
-    var usd: Double?
     /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
     /// begins: a `user` line's speech, a `model` line's reply; absent while nothing is recorded.
     var recordingOffset: Double?
+    /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
+    var usd: Double?
+    var entry: Entry
+
+    init(_ entry: Entry, time: String? = nil, recordingOffset: Double? = nil) {
+        self.entry = entry
+        self.time = time
+        self.recordingOffset = recordingOffset
+    }
+
+    enum Entry: Sendable, Equatable {
+        /// The first record of a conversation, and of each later run that goes on with it.
+        case session(Session)
+        /// A line on screen: either side of the conversation, or a system or error line.
+        case said(Said)
+        /// A tool call that ended (or was refused or cancelled).
+        case tool(ToolRun)
+        case usage(UsageMetadata)
+        /// What the earlier parts of a resumed conversation used.
+        case usageCarried(UsageCarry)
+        case reconnect(resumed: Bool)
+        case voice(name: String, resumed: Bool)
+        /// A typed turn waiting while offline; `id` names it in its `sent` record.
+        case queued(id: Int, text: String)
+        /// A queued turn sent.
+        case sent(id: Int)
+        /// The last user turn, which had no answer, sent again on a new connection (its text when known).
+        case resent(question: String?)
+        /// The instruction, tools or voice changed mid-conversation.
+        case context(ContextRecord)
+    }
+
+    struct Session: Sendable, Equatable {
+        var model: String
+        var voice: String
+        /// The system instruction (the persona) the run started with.
+        var system: String?
+        /// A later run going on with the conversation in the same file (`--resume`).
+        var continued: Bool
+        /// The transcript format; absent in files written before formats were.
+        var format: Int?
+    }
+
+    enum Speaker: String, Sendable {
+        case user, model, system, error
+    }
+
+    struct Said: Sendable, Equatable {
+        var speaker: Speaker
+        var text: String
+        var interrupted: Bool
+    }
+
+    struct ToolRun: Sendable, Equatable {
+        var id: String
+        var name: String
+        var arguments: String
+        var state: ToolCallState
+        var result: String?
+        var duration: Double?
+    }
+
+    /// Only what changed is set (a removed instruction is `system: ""`).
+    struct ContextRecord: Sendable, Equatable {
+        var system: String?
+        /// The names of the tools from then on (functions, and `googleSearch`); empty when all were removed.
+        var tools: [String]?
+        var voice: String?
+        var route: ContextChange.Route
+    }
+
+    /// The format this parley writes and reads.
+    static let format = 1
+
+    /// The kinds this parley reads, as `kind` names them on disk; a reader names any other and skips it.
+    enum Kind: String, CaseIterable, Sendable {
+        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent, context
+    }
+
+    var kind: Kind {
+        switch entry {
+        case .session: .session
+        case .said(let s): Kind(speaker: s.speaker)
+        case .tool: .tool
+        case .usage: .usage
+        case .usageCarried: .usageCarried
+        case .reconnect: .reconnect
+        case .voice: .voice
+        case .queued: .queued
+        case .sent: .sent
+        case .resent: .resent
+        case .context: .context
+        }
+    }
+
+    /// The line, when the record is one (either side, system or error).
+    var said: Said? {
+        if case .said(let s) = entry { s } else { nil }
+    }
+
+    /// The line, when it is one side of the conversation (the user's or the model's).
+    var turn: Said? {
+        said.flatMap { $0.speaker == .user || $0.speaker == .model ? $0 : nil }
+    }
+
+    var session: Session? {
+        if case .session(let s) = entry { s } else { nil }
+    }
 
     /// Where the line is in the recording, `[03:12]` (`[1:03:12]` past an hour), when it was recorded.
     var recordingMark: String? {
@@ -49,99 +127,50 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return s < 3600 ? "[\(two(s / 60)):\(two(s % 60))]" : "[\(s / 3600):\(two(s % 3600 / 60)):\(two(s % 60))]"
     }
 
-    /// The format this parley writes and reads.
-    static let format = 1
-
-    /// The kinds this parley reads; a reader names any other and skips it.
-    enum Kind: String, CaseIterable {
-        case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent, context
+    static func line(speaker: Speaker, text: String, interrupted: Bool) -> TranscriptRecord {
+        TranscriptRecord(.said(Said(speaker: speaker, text: text, interrupted: interrupted)))
     }
 
-    init(kind: String) { self.kind = kind }
-
-    static func line(speaker: String, text: String, interrupted: Bool) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: speaker)
-        r.text = text
-        if interrupted { r.interrupted = true }
-        return r
+    static func tool(id: String, name: String, arguments: String, state: ToolCallState, result: String?, duration: Double?) -> TranscriptRecord {
+        TranscriptRecord(.tool(ToolRun(id: id, name: name, arguments: arguments, state: state, result: result, duration: duration)))
     }
 
-    static func tool(id: String, name: String, arguments: String, state: String, result: String?, duration: Double?) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "tool")
-        r.toolID = id
-        r.toolName = name
-        r.arguments = arguments
-        r.state = state
-        r.result = result
-        r.duration = duration
-        return r
-    }
+    static func usage(_ u: UsageMetadata) -> TranscriptRecord { TranscriptRecord(.usage(u)) }
 
-    static func usage(_ u: UsageMetadata) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "usage")
-        r.usage = u
-        return r
-    }
+    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord { TranscriptRecord(.usageCarried(c)) }
 
-    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "usageCarried")
-        r.carried = c
-        return r
-    }
+    static func reconnect(resumed: Bool) -> TranscriptRecord { TranscriptRecord(.reconnect(resumed: resumed)) }
 
-    static func reconnect(resumed: Bool) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "reconnect")
-        r.resumed = resumed
-        return r
-    }
+    static func queued(id: Int, text: String) -> TranscriptRecord { TranscriptRecord(.queued(id: id, text: text)) }
 
-    static func queued(id: Int, text: String) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "queued")
-        r.turnID = id
-        r.text = text
-        return r
-    }
+    static func sent(id: Int) -> TranscriptRecord { TranscriptRecord(.sent(id: id)) }
 
-    static func sent(id: Int) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "sent")
-        r.turnID = id
-        return r
-    }
-
-    static func resent(_ question: String?) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "resent")
-        r.text = question
-        return r
-    }
+    static func resent(_ question: String?) -> TranscriptRecord { TranscriptRecord(.resent(question: question)) }
 
     /// A context change that took effect; only what it changed is set (a removed instruction is `system: ""`).
     static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "context")
-        r.system = change.systemInstruction?.text
-        r.tools = change.tools.map { tools in
+        let tools = change.tools.map { tools in
             tools.flatMap { t in (t.functionDeclarations ?? []).map(\.name) + (t.googleSearch != nil ? ["googleSearch"] : []) }
         }
-        r.voice = change.voice
-        r.route = "\(route)"
-        return r
+        return TranscriptRecord(.context(ContextRecord(system: change.systemInstruction?.text, tools: tools, voice: change.voice, route: route)))
     }
 
-    static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "voice")
-        r.voice = name
-        r.resumed = resumed
-        return r
-    }
+    static func voice(_ name: String, resumed: Bool) -> TranscriptRecord { TranscriptRecord(.voice(name: name, resumed: resumed)) }
 
     /// The first record of a conversation; `continued` when a later run goes on with it in the same file.
     static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
-        var r = TranscriptRecord(kind: "session")
-        r.format = format
-        r.model = model
-        r.voice = voice
-        r.system = system
-        if continued { r.resumed = true }
-        return r
+        TranscriptRecord(.session(Session(model: model, voice: voice, system: system, continued: continued, format: format)))
+    }
+}
+
+extension TranscriptRecord.Kind {
+    init(speaker: TranscriptRecord.Speaker) {
+        switch speaker {
+        case .user: self = .user
+        case .model: self = .model
+        case .system: self = .system
+        case .error: self = .error
+        }
     }
 }
 
@@ -166,19 +195,18 @@ extension ContextChange {
 extension TranscriptRecord {
     /// A `context` record in the Markdown export: when and how the context changed, what the tools and voice
     /// became, and the new instruction quoted whole.
-    var contextMarkdown: String {
+    func contextMarkdown(_ c: ContextRecord) -> String {
         var what: [String] = []
-        if let system, system.isEmpty { what.append("no system instruction") }
-        if let tools { what.append(tools.isEmpty ? "no tools" : "tools " + tools.map { "`\($0)`" }.joined(separator: ", ")) }
-        if let voice { what.append("voice \(voice)") }
-        let how = switch route {
-        case "contextUpdate": "in place"
-        case "resume": "through a resume"
-        case "newSession": "in a new session seeded with the conversation"
-        default: route ?? "?"
+        if let system = c.system, system.isEmpty { what.append("no system instruction") }
+        if let tools = c.tools { what.append(tools.isEmpty ? "no tools" : "tools " + tools.map { "`\($0)`" }.joined(separator: ", ")) }
+        if let voice = c.voice { what.append("voice \(voice)") }
+        let how = switch c.route {
+        case .contextUpdate: "in place"
+        case .resume: "through a resume"
+        case .newSession: "in a new session seeded with the conversation"
         }
         var out = "> context changed at \(time ?? "?") (\(how))" + (what.isEmpty ? "" : ": " + what.joined(separator: " · ")) + "\n"
-        if let system, !system.isEmpty {
+        if let system = c.system, !system.isEmpty {
             out += ">\n> new system instruction:\n>\n"
             out += system.split(separator: "\n", omittingEmptySubsequences: false).map { "> > \($0)" }.joined(separator: "\n") + "\n"
         }
