@@ -115,6 +115,8 @@ let package = Package(
         // Audio sources and sinks without devices, test signals, and the echo room (a synthetic room for the
         // canceller).
         .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime", "ParleyLock"], path: "Tests/PulseAudioTesting"),
+        // Saved conversations and a credential-free environment for the app's tests, unit and integration.
+        .target(name: "AppTesting", dependencies: ["App"], path: "Tests/AppTesting"),
         // Loopback stand-ins for Google's OAuth token endpoint and the GCE metadata server, for auth tests.
         .target(
             name: "AuthTesting",
@@ -135,7 +137,7 @@ let package = Package(
         .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live", "LiveTesting"]),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "AppTesting", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
 
         // Integration tests: loopback servers, the simulator over sockets, sound servers, tmux, `parley` and other
         // child processes.
@@ -153,7 +155,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
-        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "AppTesting", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

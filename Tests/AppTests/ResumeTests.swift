@@ -1,3 +1,4 @@
+import AppTesting
 import Foundation
 import Live
 import XCTest
@@ -25,15 +26,7 @@ final class ResumeTests: XCTestCase {
         at start: Date, model: String = "gemini-3.8-live", voice: String = "Kore", system: String? = nil,
         _ said: [(TranscriptRecord.Speaker, String)]
     ) throws -> String {
-        var now = start
-        let store = try TranscriptStore(directory: dir, clock: { now })
-        store.append(.session(model: model, voice: voice, system: system))
-        for (kind, text) in said {
-            now += 10
-            store.append(.line(speaker: kind, text: text, interrupted: false))
-        }
-        store.close()
-        return store.path
+        try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said)
     }
 
     /// Three days and an hour before now: "3 days ago" however long the test takes.

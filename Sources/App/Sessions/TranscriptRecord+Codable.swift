@@ -19,7 +19,7 @@ extension TranscriptRecord: Codable {
         case newerFormat(Int)
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let name = try c.decode(String.self, forKey: .kind)
         let format = try c.decodeIfPresent(Int.self, forKey: .format)
@@ -75,7 +75,7 @@ extension TranscriptRecord: Codable {
         usd = try maybe(.usd)
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(kind.rawValue, forKey: .kind)
         try c.encodeIfPresent(time, forKey: .time)

@@ -4,7 +4,7 @@ import TUI
 
 /// One line of a saved session (JSON lines under `$XDG_DATA_HOME/parley/`): what happened (`entry`, whose case
 /// carries only what that kind of line needs) and the facts any line may carry.
-struct TranscriptRecord: Sendable, Equatable {
+package struct TranscriptRecord: Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
     var time: String?
     /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
@@ -53,7 +53,7 @@ struct TranscriptRecord: Sendable, Equatable {
         var format: Int?
     }
 
-    enum Speaker: String, Sendable {
+    package enum Speaker: String, Sendable {
         case user, model, system, error
     }
 
