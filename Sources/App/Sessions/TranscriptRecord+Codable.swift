@@ -12,7 +12,7 @@ extension TranscriptRecord: Codable {
     }
 
     /// Why a line that is JSON of the right shape is still not read.
-    enum NotRead: Error, Equatable {
+    package enum NotRead: Error, Equatable {
         /// A kind this parley does not know (written by a newer one, or by hand).
         case unknownKind(String)
         /// A record in a format newer than this parley reads; whatever follows it is in that format too.

@@ -6,21 +6,21 @@ import TUI
 /// carries only what that kind of line needs) and the facts any line may carry.
 package struct TranscriptRecord: Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
-    var time: String?
+    package var time: String?
     /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
     /// begins: a `user` line's speech, a `model` line's reply; absent while nothing is recorded.
-    var recordingOffset: Double?
+    package var recordingOffset: Double?
     /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
-    var usd: Double?
-    var entry: Entry
+    package var usd: Double?
+    package var entry: Entry
 
-    init(_ entry: Entry, time: String? = nil, recordingOffset: Double? = nil) {
+    package init(_ entry: Entry, time: String? = nil, recordingOffset: Double? = nil) {
         self.entry = entry
         self.time = time
         self.recordingOffset = recordingOffset
     }
 
-    enum Entry: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         /// The first record of a conversation, and of each later run that goes on with it.
         case session(Session)
         /// A line on screen: either side of the conversation, or a system or error line.
@@ -42,54 +42,54 @@ package struct TranscriptRecord: Sendable, Equatable {
         case context(ContextRecord)
     }
 
-    struct Session: Sendable, Equatable {
-        var model: String
-        var voice: String
+    package struct Session: Sendable, Equatable {
+        package var model: String
+        package var voice: String
         /// The system instruction (the persona) the run started with.
-        var system: String?
+        package var system: String?
         /// A later run going on with the conversation in the same file (`--resume`).
-        var continued: Bool
+        package var continued: Bool
         /// The transcript format; absent in files written before formats were.
-        var format: Int?
+        package var format: Int?
     }
 
     package enum Speaker: String, Sendable {
         case user, model, system, error
     }
 
-    struct Said: Sendable, Equatable {
-        var speaker: Speaker
-        var text: String
-        var interrupted: Bool
+    package struct Said: Sendable, Equatable {
+        package var speaker: Speaker
+        package var text: String
+        package var interrupted: Bool
     }
 
-    struct ToolRun: Sendable, Equatable {
-        var id: String
-        var name: String
-        var arguments: String
-        var state: ToolCallState
-        var result: String?
-        var duration: Double?
+    package struct ToolRun: Sendable, Equatable {
+        package var id: String
+        package var name: String
+        package var arguments: String
+        package var state: ToolCallState
+        package var result: String?
+        package var duration: Double?
     }
 
     /// Only what changed is set (a removed instruction is `system: ""`).
-    struct ContextRecord: Sendable, Equatable {
-        var system: String?
+    package struct ContextRecord: Sendable, Equatable {
+        package var system: String?
         /// The names of the tools from then on (functions, and `googleSearch`); empty when all were removed.
-        var tools: [String]?
-        var voice: String?
-        var route: ContextChange.Route
+        package var tools: [String]?
+        package var voice: String?
+        package var route: ContextChange.Route
     }
 
     /// The format this parley writes and reads.
-    static let format = 1
+    package static let format = 1
 
     /// The kinds this parley reads, as `kind` names them on disk; a reader names any other and skips it.
-    enum Kind: String, CaseIterable, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent, context
     }
 
-    var kind: Kind {
+    package var kind: Kind {
         switch entry {
         case .session: .session
         case .said(let s): Kind(speaker: s.speaker)
@@ -106,65 +106,65 @@ package struct TranscriptRecord: Sendable, Equatable {
     }
 
     /// The line, when the record is one (either side, system or error).
-    var said: Said? {
+    package var said: Said? {
         if case .said(let s) = entry { s } else { nil }
     }
 
     /// The line, when it is one side of the conversation (the user's or the model's).
-    var turn: Said? {
+    package var turn: Said? {
         said.flatMap { $0.speaker == .user || $0.speaker == .model ? $0 : nil }
     }
 
-    var session: Session? {
+    package var session: Session? {
         if case .session(let s) = entry { s } else { nil }
     }
 
     /// Where the line is in the recording, `[03:12]` (`[1:03:12]` past an hour), when it was recorded.
-    var recordingMark: String? {
+    package var recordingMark: String? {
         guard let at = recordingOffset, at.isFinite, at >= 0 else { return nil }
         let s = Int(at.rounded(.down))
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return s < 3600 ? "[\(two(s / 60)):\(two(s % 60))]" : "[\(s / 3600):\(two(s % 3600 / 60)):\(two(s % 60))]"
     }
 
-    static func line(speaker: Speaker, text: String, interrupted: Bool) -> TranscriptRecord {
+    package static func line(speaker: Speaker, text: String, interrupted: Bool) -> TranscriptRecord {
         TranscriptRecord(.said(Said(speaker: speaker, text: text, interrupted: interrupted)))
     }
 
-    static func tool(id: String, name: String, arguments: String, state: ToolCallState, result: String?, duration: Double?) -> TranscriptRecord {
+    package static func tool(id: String, name: String, arguments: String, state: ToolCallState, result: String?, duration: Double?) -> TranscriptRecord {
         TranscriptRecord(.tool(ToolRun(id: id, name: name, arguments: arguments, state: state, result: result, duration: duration)))
     }
 
-    static func usage(_ u: UsageMetadata) -> TranscriptRecord { TranscriptRecord(.usage(u)) }
+    package static func usage(_ u: UsageMetadata) -> TranscriptRecord { TranscriptRecord(.usage(u)) }
 
-    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord { TranscriptRecord(.usageCarried(c)) }
+    package static func usageCarried(_ c: UsageCarry) -> TranscriptRecord { TranscriptRecord(.usageCarried(c)) }
 
-    static func reconnect(resumed: Bool) -> TranscriptRecord { TranscriptRecord(.reconnect(resumed: resumed)) }
+    package static func reconnect(resumed: Bool) -> TranscriptRecord { TranscriptRecord(.reconnect(resumed: resumed)) }
 
-    static func queued(id: Int, text: String) -> TranscriptRecord { TranscriptRecord(.queued(id: id, text: text)) }
+    package static func queued(id: Int, text: String) -> TranscriptRecord { TranscriptRecord(.queued(id: id, text: text)) }
 
-    static func sent(id: Int) -> TranscriptRecord { TranscriptRecord(.sent(id: id)) }
+    package static func sent(id: Int) -> TranscriptRecord { TranscriptRecord(.sent(id: id)) }
 
-    static func resent(_ question: String?) -> TranscriptRecord { TranscriptRecord(.resent(question: question)) }
+    package static func resent(_ question: String?) -> TranscriptRecord { TranscriptRecord(.resent(question: question)) }
 
     /// A context change that took effect; only what it changed is set (a removed instruction is `system: ""`).
-    static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
+    package static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
         let tools = change.tools.map { tools in
             tools.flatMap { t in (t.functionDeclarations ?? []).map(\.name) + (t.googleSearch != nil ? ["googleSearch"] : []) }
         }
         return TranscriptRecord(.context(ContextRecord(system: change.systemInstruction?.text, tools: tools, voice: change.voice, route: route)))
     }
 
-    static func voice(_ name: String, resumed: Bool) -> TranscriptRecord { TranscriptRecord(.voice(name: name, resumed: resumed)) }
+    package static func voice(_ name: String, resumed: Bool) -> TranscriptRecord { TranscriptRecord(.voice(name: name, resumed: resumed)) }
 
     /// The first record of a conversation; `continued` when a later run goes on with it in the same file.
-    static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
+    package static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
         TranscriptRecord(.session(Session(model: model, voice: voice, system: system, continued: continued, format: format)))
     }
 }
 
 extension TranscriptRecord.Kind {
-    init(speaker: TranscriptRecord.Speaker) {
+    package init(speaker: TranscriptRecord.Speaker) {
         switch speaker {
         case .user: self = .user
         case .model: self = .model
@@ -176,7 +176,7 @@ extension TranscriptRecord.Kind {
 
 extension ContextChange {
     /// What a change touches, in words: `the instruction, the tools and the voice (Kore)`.
-    var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let i = systemInstruction { parts.append(i.text.isEmpty ? "the instruction (removed)" : "the instruction") }
         if let t = tools {
@@ -195,7 +195,7 @@ extension ContextChange {
 extension TranscriptRecord {
     /// A `context` record in the Markdown export: when and how the context changed, what the tools and voice
     /// became, and the new instruction quoted whole.
-    func contextMarkdown(_ c: ContextRecord) -> String {
+    package func contextMarkdown(_ c: ContextRecord) -> String {
         var what: [String] = []
         if let system = c.system, system.isEmpty { what.append("no system instruction") }
         if let tools = c.tools { what.append(tools.isEmpty ? "no tools" : "tools " + tools.map { "`\($0)`" }.joined(separator: ", ")) }
