@@ -88,11 +88,14 @@ let package = Package(
         .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime", "ParleyLock"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // The conversation's rules as values: the state, the reducer, effects as data, events. No I/O: the
+        // runtime that performs the effects is App's.
+        .target(name: "Conversation", dependencies: ["Live", "TUI", "ParleyTime"]),
         // The parley executable.
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleyLock", "ParleySpawn", "FFmpeg",
+                "Conversation", "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleyLock", "ParleySpawn", "FFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -104,8 +107,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
-        // A small program that draws the TUI views with canned state, for the tmux smoke test.
-        .executableTarget(name: "TUIDemo", dependencies: ["TUI", "Live", "ParleyTime"]),
+        // The conversation on canned content, through the real reducer and views, for the tmux smoke test.
+        .executableTarget(name: "TUIDemo", dependencies: ["Conversation", "TUI", "Live", "ParleyTime"]),
 
         // Test support, written once: a clock tests move by hand, the tmux/spawn harness, `parley simulate` as a
         // child process.
@@ -135,7 +138,7 @@ let package = Package(
         .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live", "LiveTesting"]),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Conversation", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
 
         // Integration tests: loopback servers, the simulator over sockets, sound servers, tmux, `parley` and other
         // child processes.
@@ -153,7 +156,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
-        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "Conversation", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

@@ -1,3 +1,4 @@
+@testable import Conversation
 import XCTest
 
 @testable import App

@@ -2,47 +2,47 @@ import Foundation
 import Live
 
 /// One line of a saved session (JSON lines under `$XDG_DATA_HOME/parley/`).
-struct TranscriptRecord: Codable, Sendable, Equatable {
+package struct TranscriptRecord: Codable, Sendable, Equatable {
     /// ISO 8601 time, filled in when the record is written.
-    var time: String?
+    package var time: String?
     /// `session`, `user`, `model`, `system`, `error`, `tool`, `usage`, `usageCarried`, `reconnect`, `voice`, `queued`
     /// (a typed turn waiting while offline), `sent` (a queued turn sent; `turnID` names it), `resent` (the last user
     /// turn, which had no answer, sent again on a new connection; `text` is that turn's when known), `context` (the
     /// instruction, tools or voice changed mid-conversation: `system`, `tools`, `voice` hold what changed, `route`
     /// how it reached the model).
-    var kind: String
-    var text: String?
-    var interrupted: Bool?
-    var toolID: String?
-    var toolName: String?
-    var arguments: String?
-    var state: String?
-    var result: String?
-    var duration: Double?
-    var usage: UsageMetadata?
-    var voice: String?
-    var model: String?
-    var resumed: Bool?
+    package var kind: String
+    package var text: String?
+    package var interrupted: Bool?
+    package var toolID: String?
+    package var toolName: String?
+    package var arguments: String?
+    package var state: String?
+    package var result: String?
+    package var duration: Double?
+    package var usage: UsageMetadata?
+    package var voice: String?
+    package var model: String?
+    package var resumed: Bool?
     /// The id of a queued typed turn, in its `queued` and `sent` records.
-    var turnID: Int?
+    package var turnID: Int?
     /// `usageCarried`: what the earlier parts of a resumed conversation used.
-    var carried: UsageCarry?
+    package var carried: UsageCarry?
     /// The transcript format, in `session` records; a reader stops at a format newer than its own.
-    var format: Int?
+    package var format: Int?
     /// The system instruction (the persona) a `session` record started with.
-    var system: String?
+    package var system: String?
     /// `context`: the names of the tools from then on (functions, and `googleSearch`); empty when all were removed.
-    var tools: [String]?
+    package var tools: [String]?
     /// `context`: how the change reached the model (`contextUpdate`, `resume`, `newSession`).
-    var route: String?
+    package var route: String?
     /// What the record's turn cost in US dollars, when a record carries it (`history` sums them).
-    var usd: Double?
+    package var usd: Double?
     /// Seconds into the conversation's recording (`.ogg` or `.wav` beside the transcript) where this line's sound
     /// begins: a `user` line's speech, a `model` line's reply; absent while nothing is recorded.
-    var recordingOffset: Double?
+    package var recordingOffset: Double?
 
     /// Where the line is in the recording, `[03:12]` (`[1:03:12]` past an hour), when it was recorded.
-    var recordingMark: String? {
+    package var recordingMark: String? {
         guard let at = recordingOffset, at.isFinite, at >= 0 else { return nil }
         let s = Int(at.rounded(.down))
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -50,23 +50,23 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     }
 
     /// The format this parley writes and reads.
-    static let format = 1
+    package static let format = 1
 
     /// The kinds this parley reads; a reader names any other and skips it.
-    enum Kind: String, CaseIterable {
+    package enum Kind: String, CaseIterable {
         case session, user, model, system, error, tool, usage, usageCarried, reconnect, voice, queued, sent, resent, context
     }
 
-    init(kind: String) { self.kind = kind }
+    package init(kind: String) { self.kind = kind }
 
-    static func line(speaker: String, text: String, interrupted: Bool) -> TranscriptRecord {
+    package static func line(speaker: String, text: String, interrupted: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: speaker)
         r.text = text
         if interrupted { r.interrupted = true }
         return r
     }
 
-    static func tool(id: String, name: String, arguments: String, state: String, result: String?, duration: Double?) -> TranscriptRecord {
+    package static func tool(id: String, name: String, arguments: String, state: String, result: String?, duration: Double?) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "tool")
         r.toolID = id
         r.toolName = name
@@ -77,45 +77,45 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
-    static func usage(_ u: UsageMetadata) -> TranscriptRecord {
+    package static func usage(_ u: UsageMetadata) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "usage")
         r.usage = u
         return r
     }
 
-    static func usageCarried(_ c: UsageCarry) -> TranscriptRecord {
+    package static func usageCarried(_ c: UsageCarry) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "usageCarried")
         r.carried = c
         return r
     }
 
-    static func reconnect(resumed: Bool) -> TranscriptRecord {
+    package static func reconnect(resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "reconnect")
         r.resumed = resumed
         return r
     }
 
-    static func queued(id: Int, text: String) -> TranscriptRecord {
+    package static func queued(id: Int, text: String) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "queued")
         r.turnID = id
         r.text = text
         return r
     }
 
-    static func sent(id: Int) -> TranscriptRecord {
+    package static func sent(id: Int) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "sent")
         r.turnID = id
         return r
     }
 
-    static func resent(_ question: String?) -> TranscriptRecord {
+    package static func resent(_ question: String?) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "resent")
         r.text = question
         return r
     }
 
     /// A context change that took effect; only what it changed is set (a removed instruction is `system: ""`).
-    static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
+    package static func context(_ change: ContextChange, via route: ContextChange.Route) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "context")
         r.system = change.systemInstruction?.text
         r.tools = change.tools.map { tools in
@@ -126,7 +126,7 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
         return r
     }
 
-    static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
+    package static func voice(_ name: String, resumed: Bool) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "voice")
         r.voice = name
         r.resumed = resumed
@@ -134,7 +134,7 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
     }
 
     /// The first record of a conversation; `continued` when a later run goes on with it in the same file.
-    static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
+    package static func session(model: String, voice: String, system: String? = nil, continued: Bool = false) -> TranscriptRecord {
         var r = TranscriptRecord(kind: "session")
         r.format = format
         r.model = model
@@ -147,7 +147,7 @@ struct TranscriptRecord: Codable, Sendable, Equatable {
 
 extension ContextChange {
     /// What a change touches, in words: `the instruction, the tools and the voice (Kore)`.
-    var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let i = systemInstruction { parts.append(i.text.isEmpty ? "the instruction (removed)" : "the instruction") }
         if let t = tools {
@@ -166,7 +166,7 @@ extension ContextChange {
 extension TranscriptRecord {
     /// A `context` record in the Markdown export: when and how the context changed, what the tools and voice
     /// became, and the new instruction quoted whole.
-    var contextMarkdown: String {
+    package var contextMarkdown: String {
         var what: [String] = []
         if let system, system.isEmpty { what.append("no system instruction") }
         if let tools { what.append(tools.isEmpty ? "no tools" : "tools " + tools.map { "`\($0)`" }.joined(separator: ", ")) }

@@ -8,9 +8,9 @@ import TUI
 /// it belongs to an earlier reply), and only while the turn is open: a completed turn takes no more words or
 /// audio (a later reply the model starts on its own is not this turn's), except the first audible sample of
 /// audio it already received, which the speaker plays after the server has finished sending.
-struct TurnLatency: Sendable, Equatable {
+package struct TurnLatency: Sendable, Equatable {
     /// The timed stages, in the order a reply reaches the user.
-    enum Stage: CaseIterable, Sendable {
+    package enum Stage: CaseIterable, Sendable {
         /// End of speech → the first words of the reply (transcript or text).
         case firstText
         /// End of speech → the first reply audio received from the server.
@@ -19,7 +19,7 @@ struct TurnLatency: Sendable, Equatable {
         case firstAudible
 
         /// The stage's name in the stats view.
-        var title: String {
+        package var title: String {
             switch self {
             case .firstText: "first words on screen"
             case .firstAudio: "first reply audio received"
@@ -28,7 +28,7 @@ struct TurnLatency: Sendable, Equatable {
         }
 
         /// One line saying what is measured, for the stats view.
-        var explanation: String {
+        package var explanation: String {
             switch self {
             case .firstText: "end of speech or Enter → the reply's first words are shown"
             case .firstAudio: "end of speech or Enter → the first reply audio arrives"
@@ -37,7 +37,7 @@ struct TurnLatency: Sendable, Equatable {
         }
 
         /// The stage's name in `ask --json` (`firstTextMs`, …).
-        var jsonName: String {
+        package var jsonName: String {
             switch self {
             case .firstText: "firstText"
             case .firstAudio: "firstAudio"
@@ -47,16 +47,16 @@ struct TurnLatency: Sendable, Equatable {
     }
 
     /// The turn being timed, from the moment the user stopped talking.
-    struct Turn: Sendable, Equatable {
-        var endOfSpeech: Double
-        var firstTranscript: Double?
-        var firstReplyByte: Double?
-        var firstAudible: Double?
+    package struct Turn: Sendable, Equatable {
+        package var endOfSpeech: Double
+        package var firstTranscript: Double?
+        package var firstReplyByte: Double?
+        package var firstAudible: Double?
         /// The reply's turn completed: no more words or audio are this turn's.
-        var completed = false
+        package var completed = false
 
         /// Milliseconds from the end of speech to a stage, nil when the stage did not happen.
-        func milliseconds(_ stage: Stage) -> Double? {
+        package func milliseconds(_ stage: Stage) -> Double? {
             let at: Double?
             switch stage {
             case .firstText: at = firstTranscript
@@ -66,38 +66,40 @@ struct TurnLatency: Sendable, Equatable {
             return at.map { ($0 - endOfSpeech) * 1000 }
         }
 
-        var hasAnyStage: Bool { firstTranscript != nil || firstReplyByte != nil || firstAudible != nil }
+        package var hasAnyStage: Bool { firstTranscript != nil || firstReplyByte != nil || firstAudible != nil }
     }
 
     /// One stage over the session, in milliseconds.
-    struct StageSummary: Sendable, Equatable {
-        var stage: Stage
-        var count: Int
-        var last: Double?
-        var p50: Double?
-        var p95: Double?
+    package struct StageSummary: Sendable, Equatable {
+        package var stage: Stage
+        package var count: Int
+        package var last: Double?
+        package var p50: Double?
+        package var p95: Double?
     }
 
-    private(set) var current: Turn?
+    package private(set) var current: Turn?
     /// Milliseconds, one entry per timed turn.
-    private(set) var toTranscript: [Double] = []
-    private(set) var toReplyByte: [Double] = []
-    private(set) var toAudible: [Double] = []
+    package private(set) var toTranscript: [Double] = []
+    package private(set) var toReplyByte: [Double] = []
+    package private(set) var toAudible: [Double] = []
+
+    package init() {}
 
     /// The user finished a turn (push-to-talk released, open-mic speech ended, a typed turn sent).
-    mutating func userFinished(at t: Double) {
+    package mutating func userFinished(at t: Double) {
         current = Turn(endOfSpeech: t)
     }
 
     /// The user started talking again: a turn not answered yet is not timed.
-    mutating func userStarted() { current = nil }
+    package mutating func userStarted() { current = nil }
 
     /// The turn is not timed (queued while offline, or the connection failed): it would measure the outage.
-    mutating func forget() { current = nil }
+    package mutating func forget() { current = nil }
 
     /// The question went out again on a new connection: if nothing of the reply came yet, the clock restarts
     /// from now, so the time spent reconnecting is not counted as the reply's.
-    mutating func resent(at t: Double) {
+    package mutating func resent(at t: Double) {
         guard var c = current, !c.hasAnyStage, !c.completed else { return }
         c.endOfSpeech = t
         current = c
@@ -106,7 +108,7 @@ struct TurnLatency: Sendable, Equatable {
     /// The reply's turn completed. A turn that got nothing yet (a blocking tool call, or the completion of a
     /// reply the user cut off before this turn) stays open. Returns the finished turn.
     @discardableResult
-    mutating func turnCompleted() -> Turn? {
+    package mutating func turnCompleted() -> Turn? {
         guard var c = current, c.hasAnyStage, !c.completed else { return nil }
         c.completed = true
         current = c
@@ -115,7 +117,7 @@ struct TurnLatency: Sendable, Equatable {
 
     /// The first words of the reply were shown; returns the milliseconds recorded, if this was the first.
     @discardableResult
-    mutating func transcript(at t: Double) -> Double? {
+    package mutating func transcript(at t: Double) -> Double? {
         guard var c = current, !c.completed, c.firstTranscript == nil, t >= c.endOfSpeech else { return nil }
         c.firstTranscript = t
         current = c
@@ -126,7 +128,7 @@ struct TurnLatency: Sendable, Equatable {
 
     /// The first reply audio arrived; returns the milliseconds recorded, if this was the first.
     @discardableResult
-    mutating func replyByte(at t: Double) -> Double? {
+    package mutating func replyByte(at t: Double) -> Double? {
         guard var c = current, !c.completed, c.firstReplyByte == nil, t >= c.endOfSpeech else { return nil }
         c.firstReplyByte = t
         current = c
@@ -138,7 +140,7 @@ struct TurnLatency: Sendable, Equatable {
     /// The speaker played the first sample of this turn's reply. Only audio the turn received can be heard, so
     /// a turn without reply audio (text only, or sound off) times nothing here. Returns the milliseconds from
     /// the end of speech, for the header.
-    mutating func audible(at t: Double) -> Int? {
+    package mutating func audible(at t: Double) -> Int? {
         guard var c = current, c.firstAudible == nil, let received = c.firstReplyByte, t >= received else { return nil }
         c.firstAudible = t
         current = c
@@ -148,7 +150,7 @@ struct TurnLatency: Sendable, Equatable {
     }
 
     /// The milliseconds recorded for a stage, one per timed turn.
-    func samples(_ stage: Stage) -> [Double] {
+    package func samples(_ stage: Stage) -> [Double] {
         switch stage {
         case .firstText: toTranscript
         case .firstAudio: toReplyByte
@@ -157,7 +159,7 @@ struct TurnLatency: Sendable, Equatable {
     }
 
     /// Count, last, p50 and p95 of each stage, for the stats view and `ask --json`.
-    var summary: [StageSummary] {
+    package var summary: [StageSummary] {
         Stage.allCases.map { stage in
             let v = samples(stage)
             return StageSummary(stage: stage, count: v.count, last: v.last,
@@ -166,7 +168,7 @@ struct TurnLatency: Sendable, Equatable {
     }
 
     /// Nearest-rank percentile of `values`, nil when there are none.
-    static func percentile(_ values: [Double], _ p: Double) -> Double? {
+    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
@@ -176,12 +178,12 @@ struct TurnLatency: Sendable, Equatable {
 
 extension TurnLatency {
     /// The stats overlay's content: every stage, in whole milliseconds.
-    var stats: LatencyStats {
+    package var stats: LatencyStats {
         LatencyStats(stages: summary.map { s in
             LatencyStats.Stage(title: s.stage.title, explanation: s.stage.explanation, count: s.count,
                                lastMs: s.last.map(Self.whole), p50Ms: s.p50.map(Self.whole), p95Ms: s.p95.map(Self.whole))
         })
     }
 
-    static func whole(_ ms: Double) -> Int { Int(ms.rounded()) }
+    package static func whole(_ ms: Double) -> Int { Int(ms.rounded()) }
 }

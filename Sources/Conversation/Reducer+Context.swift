@@ -26,10 +26,10 @@ extension Reducer {
         if let problem = persona?.problem(on: s.ui.header.model) {
             return system(&s, "\(problem) — the conversation goes on as it was", error: true)
         }
-        let base = s.context.config
+        let base = s.context.base
         let instruction = persona?.system ?? base.systemInstruction
         let voice = persona?.voice ?? base.voice
-        let thinking = persona?.thinking ?? base.modelOptions.thinkingLevel
+        let thinking = persona?.thinking ?? base.thinking
         let toolsOn = s.context.toolsOn(under: persona)
         var change = ContextChange()
         if instruction != s.context.instruction { change.systemInstruction = Content(text: instruction ?? "") }
@@ -131,7 +131,7 @@ extension Reducer {
         }
     }
 
-    static func refreshContext(_ s: inout AppState) {
+    package static func refreshContext(_ s: inout AppState) {
         s.ui.header.persona = s.context.persona
         s.ui.header.instructionEdited = s.context.edited
         if s.ui.toolLog.tools != s.context.tools { s.ui.toolLog.tools = s.context.tools }

@@ -1,7 +1,7 @@
 import TUI
 
 /// What the vision side reports to the reducer.
-enum VisionEvent: Sendable {
+package enum VisionEvent: Sendable {
     /// Images read and encoded. `question` is the typed line without its `@path` words (nil for the prompt).
     case loaded([AttachedImage], question: String?)
     /// An attachment could not be used (no such file, not an image, no ffmpeg): one line for the user.

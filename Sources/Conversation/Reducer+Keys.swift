@@ -150,7 +150,7 @@ extension Reducer {
             s.ui.overlay = .voiceMenu(VoiceMenu(voices: Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }, current: s.voice))
             return fx
         case .toggleMicMode:
-            let next: Config.Mode = s.talk.mode == .ptt ? .open : .ptt
+            let next: TalkMode = s.talk.mode == .ptt ? .open : .ptt
             var fx: [Effect] = []
             if s.talk.micIsOpen { fx += stopMic(&s, now: now) }
             s.talk.cancelGesture()

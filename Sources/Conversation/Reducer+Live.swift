@@ -129,9 +129,9 @@ extension Reducer {
             fx += turnResent(&s, typed: text)
         case .replyStalled(let finding, let recovery):
             if recovery == .nudge { turnNudged(&s) }
-            fx += system(&s, AskPrinter.stallLine(finding, recovery), error: true)
+            fx += system(&s, SessionLines.stall(finding, recovery), error: true)
         case .freshSession(let cause):
-            fx += system(&s, AskPrinter.freshSessionLine(cause))
+            fx += system(&s, SessionLines.freshSession(cause))
         case .protocolError(let detail):
             fx += system(&s, "ignored a malformed message from the server (\(detail))", error: true)
         case .heldAudioDropped(let bytes):

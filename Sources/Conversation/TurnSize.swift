@@ -8,30 +8,30 @@ import Live
 /// prose and code come out close or high, while text of three-byte characters (CJK), where a character is often
 /// a token of its own, comes out low, so a turn refused here is over the window for certain and one near the
 /// limit is left to the service, which has the last word.
-struct TurnSize: Equatable {
-    let bytes: Int
-    let estimatedTokens: Int
-    let limit: Int
-    let model: String
+package struct TurnSize: Equatable {
+    package let bytes: Int
+    package let estimatedTokens: Int
+    package let limit: Int
+    package let model: String
 
-    init(text: String, model: String) {
+    package init(text: String, model: String) {
         bytes = text.utf8.count
         estimatedTokens = Self.estimatedTokens(bytes: bytes)
         limit = LiveModel.traits(of: model).inputTokenLimit
         self.model = model
     }
 
-    static func estimatedTokens(bytes: Int) -> Int { (bytes + 3) / 4 }
+    package static func estimatedTokens(bytes: Int) -> Int { (bytes + 3) / 4 }
 
-    var fits: Bool { estimatedTokens <= limit }
+    package var fits: Bool { estimatedTokens <= limit }
 
     /// What the user is told when it does not fit: how large the turn is and what the limit is.
-    var refusal: String? {
+    package var refusal: String? {
         fits ? nil : "not sent: this message is about \(estimatedTokens) tokens (\(Self.size(bytes))) and \(model) "
             + "takes at most \(limit) tokens of input — shorten it or send it in parts"
     }
 
-    static func size(_ bytes: Int) -> String {
+    package static func size(_ bytes: Int) -> String {
         bytes >= 1_048_576 ? "\(bytes * 10 / 1_048_576 / 10).\(bytes * 10 / 1_048_576 % 10) MB"
             : bytes >= 1024 ? "\(bytes / 1024) KB" : "\(bytes) bytes"
     }

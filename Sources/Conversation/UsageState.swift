@@ -3,29 +3,22 @@ import TUI
 
 /// A conversation's usage and what it cost, with its budget: the one owner of both. The full-screen app keeps
 /// it in `AppState.usage`; `ask` keeps one in `AskUsage`. Each turn's cost is priced when its usage arrives.
-struct UsageState: Sendable, Equatable {
-    var ledger: UsageLedger
-    var prices: ModelPrices
+package struct UsageState: Sendable, Equatable {
+    package var ledger: UsageLedger
+    package var prices: ModelPrices
     /// One cost a turn, in step with `ledger.turns`.
-    private(set) var costs: [Cost] = []
-    var budget: Budget?
+    package private(set) var costs: [Cost] = []
+    package var budget: Budget?
 
-    init(model: String, backend: Backend, table: PriceTable, slidingWindow: Bool, budget: Double?) {
+    package init(model: String, backend: Backend, table: PriceTable, slidingWindow: Bool, budget: Double?) {
         ledger = UsageLedger(inputTokenLimit: LiveModel.traits(of: model).inputTokenLimit, slidingWindow: slidingWindow)
         prices = table.prices(model: model, backend: backend)
         self.budget = budget.map(Budget.init(limit:))
     }
 
-    init(config: Config) {
-        self.init(
-            model: config.model, backend: config.backend, table: config.priceTable,
-            slidingWindow: config.setup(tools: [], manualActivity: false).contextWindowCompression?.slidingWindow != nil,
-            budget: config.budget)
-    }
-
     /// Records one turn's usage; returns its cost.
     @discardableResult
-    mutating func record(_ u: UsageMetadata) -> Cost {
+    package mutating func record(_ u: UsageMetadata) -> Cost {
         ledger.record(u)
         let cost = prices.cost(of: ledger.turns[ledger.turns.count - 1])
         costs.append(cost)
@@ -33,27 +26,27 @@ struct UsageState: Sendable, Equatable {
     }
 
     /// What earlier parts of a resumed conversation used (from its saved transcript).
-    mutating func carry(_ carry: UsageCarry) { ledger.carried = carry }
+    package mutating func carry(_ carry: UsageCarry) { ledger.carried = carry }
 
     /// The conversation's cost so far, earlier parts included.
-    var total: Cost {
+    package var total: Cost {
         costs.reduce(Cost(usd: ledger.carried.usd, unpriced: Set(ledger.carried.unpriced)), +)
     }
 
     /// The cost up to and including turn `i` of this part.
-    func cumulative(through i: Int) -> Cost {
+    package func cumulative(through i: Int) -> Cost {
         costs.prefix(i + 1).reduce(Cost(usd: ledger.carried.usd, unpriced: Set(ledger.carried.unpriced)), +)
     }
 
     /// What this conversation used, to carry into a resumed one.
-    var asCarry: UsageCarry {
+    package var asCarry: UsageCarry {
         let t = total
         return UsageCarry(turns: ledger.turnCount, tokens: ledger.tokens, usd: t.usd, unpriced: t.unpriced.sorted())
     }
 
     // MARK: budget
 
-    var budgetLevel: BudgetLevel {
+    package var budgetLevel: BudgetLevel {
         guard let b = budget else { return .fine }
         let spent = total.usd
         if spent >= b.allowance { return .reached }
@@ -62,10 +55,10 @@ struct UsageState: Sendable, Equatable {
     }
 
     /// The budget is spent and the user has not said to go on.
-    var overBudget: Bool { budgetLevel == .reached }
+    package var overBudget: Bool { budgetLevel == .reached }
 
     /// The user said to go on: the next stop is one more budget further.
-    mutating func extendBudget() {
+    package mutating func extendBudget() {
         guard var b = budget else { return }
         while b.allowance <= total.usd { b.allowance += b.limit }
         budget = b
@@ -74,7 +67,7 @@ struct UsageState: Sendable, Equatable {
     // MARK: words
 
     /// `12 turns · 41,230 tokens · ≈ $0.07` (the line parley prints when it exits).
-    var summaryLine: String {
+    package var summaryLine: String {
         let n = ledger.turnCount
         var parts = ["\(n) turn\(n == 1 ? "" : "s")", "\(HeaderView.grouped(ledger.tokens)) tokens", total.long]
         if ledger.unknownTurns > 0 { parts.append("\(ledger.unknownTurns) without usage") }
@@ -82,14 +75,14 @@ struct UsageState: Sendable, Equatable {
     }
 
     /// `budget reached: $0.52 of $0.50 spent`.
-    var budgetLine: String? {
+    package var budgetLine: String? {
         guard let b = budget else { return nil }
         return "budget \(Cost.dollars(b.limit))" + (b.allowance > b.limit ? " (raised to \(Cost.dollars(b.allowance)))" : "")
             + ": \(Cost.dollars(total.usd)) spent"
     }
 
     /// The overlay's table.
-    var table: UsageTable {
+    package var table: UsageTable {
         let rows = ledger.turns.indices.map { i -> UsageTable.Row in
             let t = ledger.turns[i]
             let byModality = t.promptByModality
@@ -119,17 +112,17 @@ struct UsageState: Sendable, Equatable {
     }
 
     /// `$0.0042`, or `≥ $0.0042` when part of it has no price.
-    static func money(_ c: Cost) -> String { (c.isKnown ? "" : "≥") + Cost.dollars(c.usd) }
+    package static func money(_ c: Cost) -> String { (c.isKnown ? "" : "≥") + Cost.dollars(c.usd) }
 }
 
 /// A spending limit for one conversation (`--budget`, `[usage] budget`), across reconnects and resumes.
-struct Budget: Sendable, Equatable {
+package struct Budget: Sendable, Equatable {
     /// US dollars, as given.
-    var limit: Double
+    package var limit: Double
     /// Where parley stops next: `limit`, raised by `limit` each time the user says to go on.
-    var allowance: Double
+    package var allowance: Double
 
-    init(limit: Double) {
+    package init(limit: Double) {
         self.limit = limit
         allowance = limit
     }

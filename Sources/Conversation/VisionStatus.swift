@@ -1,18 +1,27 @@
 /// What the header shows about camera or screen sharing.
-struct VisionStatus: Sendable, Equatable {
+package struct VisionStatus: Sendable, Equatable {
     /// e.g. `camera /dev/video0`.
-    var source: String
-    var sharing: Bool
+    package var source: String
+    package var sharing: Bool
     /// ffmpeg is running (frames are wanted now).
-    var capturing = false
-    var framesSent: Int
-    var bytesPerFrame: Int
+    package var capturing = false
+    package var framesSent: Int
+    package var bytesPerFrame: Int
     /// Why capture stopped or could not start.
-    var problem: String?
+    package var problem: String?
+
+    package init(source: String, sharing: Bool, capturing: Bool = false, framesSent: Int, bytesPerFrame: Int, problem: String? = nil) {
+        self.source = source
+        self.sharing = sharing
+        self.capturing = capturing
+        self.framesSent = framesSent
+        self.bytesPerFrame = bytesPerFrame
+        self.problem = problem
+    }
 
     /// The header text: the source, frames sent and bytes per frame, or that nothing is captured (the problem
     /// itself is a transcript line: the header has no room for it).
-    var headerText: String {
+    package var headerText: String {
         if problem != nil { return "\(source) unavailable — nothing captured" }
         guard sharing else { return "\(source) off — nothing captured" }
         var text = "\(source) · \(framesSent) frame\(framesSent == 1 ? "" : "s")"

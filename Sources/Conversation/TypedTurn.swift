@@ -1,28 +1,28 @@
 /// A typed user turn between being sent and being answered: the one owner of "a typed turn is pending".
 /// The service may echo it back as input transcription; the echo is not shown or saved a second time.
-struct TypedTurn: Sendable, Equatable {
-    let text: String
+package struct TypedTurn: Sendable, Equatable {
+    package let text: String
     /// It was sent over a reply: model output until that reply ends (`interrupted` / `turnComplete`) is the
     /// old reply's tail, not the answer to this turn.
-    var afterReply: Bool
+    package var afterReply: Bool
     /// Input transcription received so far while it is pending.
-    private(set) var echo = ""
+    package private(set) var echo = ""
     /// Echoes still to come: one more each time the same turn is asked again on the same connection.
-    private(set) var echoesDue = 1
+    package private(set) var echoesDue = 1
 
-    init(text: String, afterReply: Bool) {
+    package init(text: String, afterReply: Bool) {
         self.text = text
         self.afterReply = afterReply
     }
 
     /// Some of its echo has come (the service echoes typed turns it reads; not every model does).
-    var echoStarted: Bool { !echo.isEmpty }
+    package var echoStarted: Bool { !echo.isEmpty }
 
     /// The turn was asked again (the reply watchdog's nudge): the service echoes it once more.
-    mutating func expectAnotherEcho() { echoesDue += 1 }
+    package mutating func expectAnotherEcho() { echoesDue += 1 }
 
     /// An echo finished: the turn while another echo is due, else nil.
-    func echoFinished() -> TypedTurn? {
+    package func echoFinished() -> TypedTurn? {
         guard echoesDue > 1 else { return nil }
         var next = self
         next.echoesDue -= 1
@@ -32,7 +32,7 @@ struct TypedTurn: Sendable, Equatable {
 
     /// Takes a fragment of input transcription: true when it is (so far) an echo of the typed text, which is
     /// then swallowed; false when it is something else the user said.
-    mutating func absorbEcho(_ fragment: String) -> Bool {
+    package mutating func absorbEcho(_ fragment: String) -> Bool {
         let candidate = echo + fragment
         let heard = Self.normalized(candidate)
         guard !heard.isEmpty else { echo = candidate; return true }
@@ -42,7 +42,7 @@ struct TypedTurn: Sendable, Equatable {
     }
 
     /// Letters and digits only, lower-cased: transcription spacing, punctuation and noise tokens differ.
-    static func normalized(_ s: String) -> String {
+    package static func normalized(_ s: String) -> String {
         var out = ""
         var skipping = false
         for c in s.lowercased() {

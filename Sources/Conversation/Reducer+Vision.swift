@@ -61,7 +61,7 @@ extension Reducer {
     /// waiting from the prompt go before the text. Nil: a plain message.
     static func submitTyped(_ s: inout AppState, _ text: String, now: Double) -> [Effect]? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let mentions = AttachmentInput.mentionsAttachment(trimmed)
+        let mentions = mentionsAttachment(trimmed)
         guard mentions || (!s.vision.pending.isEmpty && !trimmed.isEmpty) else { return nil }
         if s.offline {
             s.ui.input = LineEditor(text: trimmed, history: s.ui.input?.history ?? [])
@@ -162,4 +162,10 @@ extension Reducer {
     }
 
     static func names(_ images: [AttachedImage]) -> String { images.map(\.fileName).joined(separator: ", ") }
+
+    /// Whether a typed line may attach something (a word of two or more characters starting with `@`): the
+    /// reducer's cheap test before the file system is asked.
+    static func mentionsAttachment(_ line: String) -> Bool {
+        line.split(separator: " ").contains { $0.hasPrefix("@") && $0.count > 1 }
+    }
 }

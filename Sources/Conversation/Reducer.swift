@@ -4,8 +4,8 @@ import TUI
 
 /// The conversation logic: `(State, Event) -> [Effect]`, pure and testable without sockets, terminals or
 /// sound cards. `now` is seconds on the app's `TimeSource`.
-enum Reducer {
-    static func reduce(_ s: inout AppState, _ event: AppEvent, now: Double) -> [Effect] {
+package enum Reducer {
+    package static func reduce(_ s: inout AppState, _ event: AppEvent, now: Double) -> [Effect] {
         let before = (reply: s.talk.reply, voice: s.voice)
         var fx: [Effect] = []
         switch event {
@@ -296,7 +296,7 @@ enum Reducer {
         return [.record(.line(speaker: error ? "error" : "system", text: text, interrupted: false))]
     }
 
-    static func refreshHeader(_ s: inout AppState, now: Double) {
+    package static func refreshHeader(_ s: inout AppState, now: Double) {
         s.ui.header.sessionAge = s.sessionStartedAt.map { Int(now - $0) }
         s.ui.header.goAwaySeconds = s.goAwayDeadline.map { max(0, Int(($0 - now).rounded(.up))) }
         s.ui.header.connection = s.link.header(now: now)

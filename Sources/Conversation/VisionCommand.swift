@@ -1,7 +1,7 @@
 /// What the reducer tells the vision side (`VisionIO`): load and send images, share the camera or screen.
-enum VisionCommand: Sendable, Equatable {
+package enum VisionCommand: Sendable, Equatable {
     /// Where an attachment was named.
-    enum Request: Sendable, Equatable {
+    package enum Request: Sendable, Equatable {
         /// A typed line with `@path` words: its images go first, then the rest of the line as the question.
         case typed(String)
         /// The Ctrl-O prompt's path: the image waits for the next turn.

@@ -4,7 +4,7 @@ import TUI
 
 /// What the reducer asks the runtime to do. Each case names the executor it goes to, and its payload is
 /// the executor's command as is, so an action keeps one name from key to wire.
-enum Effect: Sendable, Equatable {
+package enum Effect: Sendable, Equatable {
     /// The capture gate (`AudioIO`).
     case mic(MicCommand)
     /// The speaker (`AudioIO`).
@@ -38,7 +38,7 @@ enum Effect: Sendable, Equatable {
     case answerTools([FunctionResponse])
 }
 
-enum MicCommand: Sendable, Equatable {
+package enum MicCommand: Sendable, Equatable {
     /// Open the gate; `openMic` turns on the open-mic protection (the canceller, or the half-duplex gate
     /// that holds the mic back while the model is heard); push-to-talk needs none.
     case open(openMic: Bool)
@@ -49,7 +49,7 @@ enum MicCommand: Sendable, Equatable {
 /// Everything that reaches the speaker, from the reducer (`Effect.speaker`) and from the Live receive path
 /// (`init(_: PlaybackCommand)`, the one place Live's playback vocabulary is translated): one vocabulary into
 /// `AudioIO.perform`.
-enum SpeakerCommand: Sendable, Equatable {
+package enum SpeakerCommand: Sendable, Equatable {
     /// Reply audio (24 kHz mono s16le), played unless replies are being dropped.
     case play(Data)
     /// The server interrupted the reply: silence now, dropping what is queued.
@@ -63,7 +63,7 @@ enum SpeakerCommand: Sendable, Equatable {
     /// Whether the model is answering (the half-duplex gate listens less while it is).
     case modelAnswering(Bool)
 
-    init(_ command: PlaybackCommand) {
+    package init(_ command: PlaybackCommand) {
         switch command {
         case .play(let pcm): self = .play(pcm)
         case .flush: self = .flush
@@ -72,14 +72,14 @@ enum SpeakerCommand: Sendable, Equatable {
     }
 }
 
-enum SessionCommand: Sendable, Equatable {
+package enum SessionCommand: Sendable, Equatable {
     case activityStart
     case activityEnd
     case audioStreamEnd
     case sendText(String)
     /// Move to a new connection with this voice; `duringReply` waits for a handle that covers the reply.
     case switchVoice(String, duringReply: Bool)
-    case switchMode(Config.Mode, duringReply: Bool)
+    case switchMode(TalkMode, duringReply: Bool)
     /// Change the instruction, tools and/or voice and keep the conversation (`LiveSession.changeContext`);
     /// reported back as `LiveEvent.contextChanged` or `.contextRefused`. Emit it with `Reducer.changeContext`.
     case changeContext(ContextChange, duringReply: Bool)

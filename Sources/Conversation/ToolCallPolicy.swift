@@ -5,16 +5,18 @@ import Live
 /// then `[tools.scheduling]`, then WHEN_IDLE so a result never cuts the model off unasked). Vertex AI takes no
 /// function `behavior` and runs every function synchronously, whatever the model (PROTOCOL.md, "Vertex AI"):
 /// there every call is BLOCKING and no response carries a `scheduling`.
-struct ToolCallPolicy: Sendable, Equatable {
-    var model: LiveModel
+package struct ToolCallPolicy: Sendable, Equatable {
+    package var model: LiveModel
     /// The backend the setup was made for, read from its model's form (Vertex AI's names a publisher).
-    var backend: LiveModel.Backend = .geminiAPI
+    package var backend: LiveModel.Backend = .geminiAPI
     /// Function name → behaviour, as declared in the setup.
-    var declared: [String: LiveModel.FunctionBehavior]
+    package var declared: [String: LiveModel.FunctionBehavior]
     /// Function name → scheduling (the tool's own, overridden by the config).
-    var scheduling: [String: ToolScheduling]
+    package var scheduling: [String: ToolScheduling]
 
-    init(model: LiveModel, setup: Setup, registry: ToolRegistry, configured: [String: ToolScheduling]) {
+    /// `scheduling`: function name → when a NON_BLOCKING result reaches the model (the tool's own choice, overridden
+    /// by the config).
+    package init(model: LiveModel, setup: Setup, scheduling: [String: ToolScheduling]) {
         self.model = model
         backend = Self.backend(of: setup)
         var declared: [String: LiveModel.FunctionBehavior] = [:]
@@ -22,14 +24,11 @@ struct ToolCallPolicy: Sendable, Equatable {
             declared[d.name] = model.behavior(of: d.name, in: setup)
         }
         self.declared = declared
-        var scheduling: [String: ToolScheduling] = [:]
-        for name in registry.tools.keys { scheduling[name] = registry.scheduling(of: name) }
-        scheduling.merge(configured) { _, config in config }
         self.scheduling = scheduling
     }
 
     /// Synchronous calls everywhere (models without async functions, and tests).
-    static let blocking = ToolCallPolicy(model: LiveModel.traits(of: "gemini-3.1-flash-live-preview"), declared: [:], scheduling: [:])
+    package static let blocking = ToolCallPolicy(model: LiveModel.traits(of: "gemini-3.1-flash-live-preview"), declared: [:], scheduling: [:])
 
     private init(model: LiveModel, declared: [String: LiveModel.FunctionBehavior], scheduling: [String: ToolScheduling]) {
         self.model = model
@@ -37,31 +36,22 @@ struct ToolCallPolicy: Sendable, Equatable {
         self.scheduling = scheduling
     }
 
-    /// `ask` answers in one turn, so its tools run BLOCKING (the result is in the answer) unless the config
-    /// names a behaviour, on models that take one at all.
-    static func oneTurn(_ options: ModelOptions, model: LiveModel, tools: ToolRegistry) -> ModelOptions {
-        guard model.asyncFunctions else { return options }
-        var o = options
-        for name in tools.tools.keys where o.functionBehaviors[name] == nil { o.functionBehaviors[name] = .blocking }
-        return o
-    }
-
     /// `projects/P/locations/L/publishers/google/models/M` (or, in express mode, `publishers/google/models/M`) is
     /// Vertex AI's; `models/M` the Gemini API's.
-    static func backend(of setup: Setup) -> LiveModel.Backend {
+    package static func backend(of setup: Setup) -> LiveModel.Backend {
         setup.model.hasPrefix("projects/") || setup.model.hasPrefix("publishers/") ? .vertex : .geminiAPI
     }
 
     /// Whether calls may run NON_BLOCKING at all: the model runs functions asynchronously and the backend takes it.
-    var asyncFunctions: Bool { model.asyncFunctions && backend != .vertex }
+    package var asyncFunctions: Bool { model.asyncFunctions && backend != .vertex }
 
-    func behavior(of name: String) -> LiveModel.FunctionBehavior {
+    package func behavior(of name: String) -> LiveModel.FunctionBehavior {
         guard asyncFunctions else { return .blocking }
         return declared[name] ?? model.defaultFunctionBehavior ?? .blocking
     }
 
     /// The `scheduling` a response to `name` carries: nil for BLOCKING calls.
-    func responseScheduling(of name: String) -> ToolScheduling? {
+    package func responseScheduling(of name: String) -> ToolScheduling? {
         behavior(of: name) == .nonBlocking ? scheduling[name] ?? .whenIdle : nil
     }
 }

@@ -3,22 +3,29 @@ import TUI
 /// Pictures in the conversation, as the reducer sees them: the one owner of "sharing is on" and of the images
 /// waiting for the next turn. The streamer and the attachment loader are told what changed (`VisionCommand`)
 /// and report back (`VisionEvent`); they decide none of it.
-struct VisionState: Sendable, Equatable {
+package struct VisionState: Sendable, Equatable {
     /// The camera or screen, e.g. `camera /dev/video0` (nil: parley was started without one).
-    var source: String?
+    package var source: String?
     /// The source can be used at all (false: e.g. `--screen` with no screen in this session).
-    var available = true
+    package var available = true
     /// The user wants the camera or screen shared (`c` toggles it).
-    var sharing = false
+    package var sharing = false
     /// Frames go out all the time while sharing (`frames = "always"`), not only while the user talks.
-    var framesAlways = false
+    package var framesAlways = false
     /// What the streamer last reported: frames sent, bytes per frame, a problem.
-    var status: VisionStatus?
+    package var status: VisionStatus?
     /// Images attached with Ctrl-O, sent when the next turn starts.
-    var pending: [AttachedImage] = []
+    package var pending: [AttachedImage] = []
     /// An attachment is being loaded (a typed `@path` line or the prompt's path).
-    var loading = false
+    package var loading = false
     /// What the streamer was last told, so a change is sent once.
-    var toldSharing = false
-    var toldTalking = false
+    package var toldSharing = false
+    package var toldTalking = false
+
+    package init(source: String? = nil, available: Bool = true, sharing: Bool = false, framesAlways: Bool = false) {
+        self.source = source
+        self.available = available
+        self.sharing = sharing
+        self.framesAlways = framesAlways
+    }
 }

@@ -2,8 +2,8 @@ import Live
 import TUI
 
 /// Code the model ran and searches it made, as rows of the tool log next to the function calls.
-enum ToolLogActivity {
-    static func apply(_ activity: ModelActivity, to log: inout ToolLogModel, now: Double) {
+package enum ToolLogActivity {
+    package static func apply(_ activity: ModelActivity, to log: inout ToolLogModel, now: Double) {
         switch activity {
         case .code(let language, let code):
             let n = log.calls.count

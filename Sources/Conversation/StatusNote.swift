@@ -1,7 +1,7 @@
 /// The transient note on the status line, as what happened rather than as text: the reducer decides on a
 /// case and matches on cases (a note about sending images is cleared when they went out, the interrupted-
 /// reply note when the next reply starts); `text` is what the status line shows.
-enum StatusNote: Sendable, Equatable {
+package enum StatusNote: Sendable, Equatable {
     case demo
     case noAudio
     case offlinePushToTalk
@@ -32,7 +32,7 @@ enum StatusNote: Sendable, Equatable {
     case applyingInstruction
     case toolsChanged(String)
 
-    var text: String {
+    package var text: String {
         switch self {
         case .demo: "DEMO: talking to the built-in simulator — no key, no network"
         case .noAudio: "no audio: press Tab to type instead"
@@ -69,12 +69,12 @@ enum StatusNote: Sendable, Equatable {
     }
 
     /// A change of persona or instruction on its way (cleared once the session says it took effect).
-    var isContextChangePending: Bool {
+    package var isContextChangePending: Bool {
         switch self {
         case .switchingPersona, .applyingInstruction: true
         default: false
         }
     }
 
-    var isSendingImages: Bool { if case .sendingImages = self { true } else { false } }
+    package var isSendingImages: Bool { if case .sendingImages = self { true } else { false } }
 }

@@ -1,42 +1,7 @@
 import Foundation
 import Live
+import Conversation
 import TOMLKit
-
-/// A `[[persona]]` entry: a name and what it changes when chosen (`p`, `--persona`). What it leaves out stays
-/// as the top level of the config has it, so switching from one persona to another never keeps a leftover of
-/// the first.
-struct Persona: Sendable, Equatable {
-    var name: String
-    /// The system instruction (`system`, or the contents of `system_file`).
-    var system: String?
-    /// Where `system` was read from, for messages.
-    var systemFile: String?
-    var voice: String?
-    /// `thinkingConfig.thinkingLevel` for models that take one.
-    var thinking: String?
-    /// Tool (or `[[mcp]]` server) name → on or off, over the top level's `[tools]`.
-    var tools: [String: Bool] = [:]
-    /// A first turn sent for the user when the persona takes over, so it speaks first.
-    var greeting: String?
-
-    /// The keys a `[[persona]]` table may hold.
-    static let keys = ["name", "system", "system_file", "voice", "thinking", "tools", "greeting"]
-
-    /// One line for the persona menu: voice, thinking, tool changes and the start of the instruction.
-    var summary: String {
-        var parts: [String] = []
-        if let voice { parts.append(voice) }
-        if let thinking { parts.append("thinking \(thinking)") }
-        let on = tools.filter(\.value).keys.sorted(), off = tools.filter { !$0.value }.keys.sorted()
-        if !on.isEmpty { parts.append("+" + on.joined(separator: " +")) }
-        if !off.isEmpty { parts.append("−" + off.joined(separator: " −")) }
-        if let system {
-            let flat = system.split(whereSeparator: \.isNewline).joined(separator: " ")
-            parts.append("“" + (flat.count > 60 ? flat.prefix(59) + "…" : flat) + "”")
-        }
-        return parts.isEmpty ? "the config's own settings" : parts.joined(separator: " · ")
-    }
-}
 
 extension Config {
     /// The persona named `name` (case-insensitive), or an error that lists the names there are.
@@ -140,21 +105,19 @@ extension Config {
     /// The `[[persona]]` the conversation starts as, if any.
     var startingPersona: Persona? { persona.flatMap { name in personas.first { $0.name == name } } }
 
-    /// parley's own tools, by the names the model sees (and `[tools]` and `[persona.tools]` use).
-    static let builtInTools = ["get_current_time", "list_directory", "read_file", "run_shell_command", "google_search"]
+    /// The top level's instruction, voice, thinking and tools: what a persona leaves out falls back to.
+    var baseSettings: BaseSettings {
+        let on: [(String, Bool)] = [
+            ("get_current_time", tools.currentTime), ("read_file", tools.readFile), ("list_directory", tools.listDirectory),
+            ("run_shell_command", tools.shell), ("google_search", googleSearch),
+        ]
+        return BaseSettings(systemInstruction: systemInstruction, voice: voice, thinking: modelOptions.thinkingLevel,
+                            builtInToolsOn: Set(on.filter(\.1).map(\.0)))
+    }
 
-    /// Whether a tool is on under `persona` (nil: the config's own settings): the persona's word for the tool
-    /// or its MCP server first, then `[tools]` (and `google_search`); an MCP server's tools are on by default.
+    /// Whether a tool is on under `persona` (nil: the config's own settings); see `BaseSettings.toolOn`.
     func toolOn(_ name: String, server: String?, under persona: Persona?) -> Bool {
-        if let v = persona?.tools[name] ?? server.flatMap({ persona?.tools[$0] }) { return v }
-        switch name {
-        case "get_current_time": return tools.currentTime
-        case "read_file": return tools.readFile
-        case "list_directory": return tools.listDirectory
-        case "run_shell_command": return tools.shell
-        case "google_search": return googleSearch
-        default: return server != nil
-        }
+        baseSettings.toolOn(name, server: server, under: persona)
     }
 
     /// `[tools]` with every built-in tool that one of `personas` turns on switched on too, so the registry holds
@@ -175,37 +138,10 @@ extension Config {
     func unknownPersonaTools(in registry: ToolRegistry) -> [String] {
         let servers = Set(mcp.map(\.name))
         return personas.flatMap { p in
-            p.tools.keys.sorted().filter { registry.tools[$0] == nil && !servers.contains($0) && !Config.builtInTools.contains($0) }
+            p.tools.keys.sorted().filter { registry.tools[$0] == nil && !servers.contains($0) && !BaseSettings.builtInTools.contains($0) }
                 .map { "persona \(p.name): no tool or MCP server named \($0) — the setting is ignored" }
         }
     }
-}
-
-extension Persona {
-    /// Why `model` cannot take this persona (a thinking level it has not, an instruction larger than its input
-    /// window), in one line; nil when it can.
-    func problem(on model: String) -> String? {
-        if let thinking {
-            do {
-                try LiveModel.traits(of: model).check(ModelOptions(thinkingLevel: thinking))
-            } catch {
-                return "persona \(name): thinking = \"\(thinking)\" is not accepted by \(error.model): \(error.hint)"
-            }
-        }
-        if let system, let refusal = Self.instructionRefusal(system, model: model) { return "persona \(name): \(refusal)" }
-        return nil
-    }
-
-    /// Why an instruction is refused before it is sent: it would not fit the model's input window (the service
-    /// closes the connection with 1007 and the token count for one that does not).
-    static func instructionRefusal(_ text: String, model: String) -> String? {
-        let size = TurnSize(text: text, model: model)
-        guard !size.fits else { return nil }
-        return "the instruction is about \(size.estimatedTokens) tokens (\(TurnSize.size(size.bytes))) and \(model) takes at most \(size.limit) tokens of input"
-    }
-
-    /// The menu entry and `--persona` name that goes back to the config's own settings.
-    static let none = "none"
 }
 
 extension ConfigReader {

@@ -3,7 +3,7 @@ import TUI
 /// The connection as the session reports it (`LiveEvent`s from its `ConnectionMachine`), as one value: whether
 /// it is live, whether the app is offline, when the next attempt comes, and the header's connection, computed
 /// from it in one place.
-enum LinkState: Sendable, Equatable {
+package enum LinkState: Sendable, Equatable {
     /// Opening a connection; `attempt` > 0 after a failed one (offline), `resuming` when a conversation goes on.
     case connecting(attempt: Int, resuming: Bool)
     case live
@@ -15,10 +15,10 @@ enum LinkState: Sendable, Equatable {
     /// The session was closed (quitting): no connection, none coming.
     case ended
 
-    var isLive: Bool { self == .live }
+    package var isLive: Bool { self == .live }
 
     /// Lost and being retried: typed turns queue, push-to-talk pauses, `r` retries now.
-    var isOffline: Bool {
+    package var isOffline: Bool {
         switch self {
         case .retrying: true
         case .connecting(let attempt, _): attempt > 0
@@ -27,9 +27,9 @@ enum LinkState: Sendable, Equatable {
     }
 
     /// When the next attempt is due, while offline.
-    var retryAt: Double? { if case .retrying(let at) = self { at } else { nil } }
+    package var retryAt: Double? { if case .retrying(let at) = self { at } else { nil } }
 
-    func header(now: Double) -> ConnectionState {
+    package func header(now: Double) -> ConnectionState {
         switch self {
         case .connecting(let attempt, _) where attempt > 0: .offlineRetrying(inSeconds: nil)
         case .connecting(_, let resuming): resuming ? .resuming(inSeconds: nil) : .connecting

@@ -3,7 +3,7 @@ import TUI
 
 /// Something that happened, for the reducer: input, the Live session, the audio side, tools, and the
 /// results of effects (effects report back here instead of writing state).
-enum AppEvent: Sendable {
+package enum AppEvent: Sendable {
     case input(InputEvent)
     case live(LiveEvent)
     case tick
@@ -43,6 +43,11 @@ enum AppEvent: Sendable {
 }
 
 /// Why an export did not happen, in words for the status line.
-struct ExportFailure: Error, Sendable, Equatable {
-    let message: String
+package struct ExportFailure: Error, Sendable, Equatable {
+    package let message: String
+
+    package init(message: String) { self.message = message }
 }
+
+/// How one call ended.
+package enum ToolOutcome: Sendable, Equatable { case ok, error, denied }

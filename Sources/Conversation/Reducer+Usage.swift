@@ -23,7 +23,7 @@ extension Reducer {
     }
 
     /// The header and an open usage view follow the ledger.
-    static func refreshUsage(_ s: inout AppState) {
+    package static func refreshUsage(_ s: inout AppState) {
         s.ui.header.tokens = s.usage.ledger.turnCount > 0 ? s.usage.ledger.tokens : s.ui.header.tokens
         s.ui.header.cost = s.usage.ledger.turnCount > 0 || s.usage.budget != nil ? s.usage.total.short : nil
         s.ui.header.contextPercent = s.usage.ledger.contextPercent
@@ -74,7 +74,7 @@ extension Reducer {
     }
 
     /// The usage a resumed conversation carries from its saved transcript (its own turns, and what it carried).
-    static func carriedUsage(_ records: [TranscriptRecord], prices: ModelPrices) -> UsageCarry {
+    package static func carriedUsage(_ records: [TranscriptRecord], prices: ModelPrices) -> UsageCarry {
         var carry = UsageCarry()
         var cost = Cost()
         for r in records {
