@@ -21,38 +21,38 @@ package struct AppState: Sendable {
     package var connected: Bool { link.isLive }
     /// The connection is lost and being retried (typed turns queue, the mic pauses).
     package var offline: Bool { link.isOffline }
-    package var typedTurn: TypedTurn?
+    var typedTurn: TypedTurn?
     /// The last user turn (typed, or spoken once transcribed) until a reply to it starts. The session sends an
     /// unanswered turn again on a new connection (`turnResent`) and the service transcribes it a second time;
     /// that repeat is absorbed like a typed turn's echo, so the question stays one record.
-    package var unanswered: String?
+    var unanswered: String?
     /// `typedTurn` and `unanswered` before the last typed turn replaced them: it may wait in the queue behind
     /// an earlier turn with no answer, whose echo and answer are then still due.
-    package var typedBefore: TypedTurn?
-    package var unansweredBefore: String?
+    var typedBefore: TypedTurn?
+    var unansweredBefore: String?
     /// Typed turns waiting in the offline queue, by queue id: their echo comes when they go out.
-    package var queuedTexts: [Int: String] = [:]
-    package var userEntry: Int?
-    package var modelEntry: Int?
+    var queuedTexts: [Int: String] = [:]
+    var userEntry: Int?
+    var modelEntry: Int?
     /// The thought streaming now, if any.
-    package var thoughtEntry: Int?
+    var thoughtEntry: Int?
     /// This turn's transcription fragments, joined into clean text.
-    package var userWords = TranscriptText()
-    package var modelWords = TranscriptText()
+    var userWords = TranscriptText()
+    var modelWords = TranscriptText()
     /// A voice switch waiting for the end of the turn.
-    package var pendingVoice: String?
+    var pendingVoice: String?
     /// Per-turn latency as the user feels it, and its percentiles over the session.
     package var latency = TurnLatency()
     /// When the server last transcribed the user (open mic: the end of speech is not seen locally).
-    package var lastHeardAt: Double?
-    package var sessionStartedAt: Double?
-    package var goAwayDeadline: Double?
+    var lastHeardAt: Double?
+    var sessionStartedAt: Double?
+    var goAwayDeadline: Double?
     /// Tokens and money per turn, the context, the budget (`UsageState` owns them all).
     package var usage: UsageState
     /// The budget question is the popup on screen (not a tool's).
-    package var budgetAsking = false
+    var budgetAsking = false
     /// The user was told once that unpriced tokens make the budget inexact.
-    package var budgetUnpricedNoted = false
+    var budgetUnpricedNoted = false
     /// A resumed conversation's earlier usage was written to this part's transcript.
     package var carryRecorded = false
     /// Tool calls waiting for the user's answer, the one shown first.
@@ -60,7 +60,7 @@ package struct AppState: Sendable {
     /// Tool name → the MCP server that runs it.
     package var toolServers: [String: String] = [:]
     /// Tool call id → when it started.
-    package var toolStarts: [String: Double] = [:]
+    var toolStarts: [String: Double] = [:]
     /// How each function runs (BLOCKING or NON_BLOCKING, and its scheduling), for the tool log.
     package var toolPolicy = ToolCallPolicy.blocking
     package var quitting = false
@@ -87,9 +87,9 @@ package struct AppState: Sendable {
 
     package var mode: TalkMode { talk.mode }
     package var micOpen: Bool { talk.micIsOpen }
-    package var modelResponding: Bool { talk.modelAnswering }
+    var modelResponding: Bool { talk.modelAnswering }
 
-    package static func pttDisplay(mode: TalkMode, kitty: Bool) -> PushToTalkMode {
+    static func pttDisplay(mode: TalkMode, kitty: Bool) -> PushToTalkMode {
         mode == .open ? .openMic : (kitty ? .kittyHold : .tapToggle)
     }
 

@@ -36,7 +36,7 @@ package struct AttachedImage: Sendable, Equatable {
         "\(fileName) (\(Self.formatBytes(fileBytes)), \(encoded.width)×\(encoded.height), \(Self.formatBytes(encoded.jpeg.count)) JPEG sent)"
     }
 
-    package static func formatBytes(_ n: Int) -> String {
+    static func formatBytes(_ n: Int) -> String {
         if n < 1024 { return "\(n) B" }
         if n < 1024 * 1024 { return String(format: "%.1f KB", Double(n) / 1024) }
         return String(format: "%.1f MB", Double(n) / (1024 * 1024))

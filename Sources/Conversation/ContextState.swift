@@ -66,7 +66,7 @@ package struct ContextState: Sendable, Equatable {
         Set(tools.filter { base.toolOn($0.name, server: $0.server, under: persona) }.map(\.name))
     }
 
-    package mutating func setTools(_ on: Set<String>) {
+    mutating func setTools(_ on: Set<String>) {
         for i in tools.indices { tools[i].on = on.contains(tools[i].name) }
     }
 }

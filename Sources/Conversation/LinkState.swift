@@ -15,7 +15,7 @@ package enum LinkState: Sendable, Equatable {
     /// The session was closed (quitting): no connection, none coming.
     case ended
 
-    package var isLive: Bool { self == .live }
+    var isLive: Bool { self == .live }
 
     /// Lost and being retried: typed turns queue, push-to-talk pauses, `r` retries now.
     package var isOffline: Bool {
@@ -27,7 +27,7 @@ package enum LinkState: Sendable, Equatable {
     }
 
     /// When the next attempt is due, while offline.
-    package var retryAt: Double? { if case .retrying(let at) = self { at } else { nil } }
+    var retryAt: Double? { if case .retrying(let at) = self { at } else { nil } }
 
     package func header(now: Double) -> ConnectionState {
         switch self {

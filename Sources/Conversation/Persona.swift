@@ -64,7 +64,7 @@ extension Persona {
 
     /// Why an instruction is refused before it is sent: it would not fit the model's input window (the service
     /// closes the connection with 1007 and the token count for one that does not).
-    package static func instructionRefusal(_ text: String, model: String) -> String? {
+    static func instructionRefusal(_ text: String, model: String) -> String? {
         let size = TurnSize(text: text, model: model)
         guard !size.fits else { return nil }
         return "the instruction is about \(size.estimatedTokens) tokens (\(TurnSize.size(size.bytes))) and \(model) takes at most \(size.limit) tokens of input"

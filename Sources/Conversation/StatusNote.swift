@@ -69,12 +69,12 @@ package enum StatusNote: Sendable, Equatable {
     }
 
     /// A change of persona or instruction on its way (cleared once the session says it took effect).
-    package var isContextChangePending: Bool {
+    var isContextChangePending: Bool {
         switch self {
         case .switchingPersona, .applyingInstruction: true
         default: false
         }
     }
 
-    package var isSendingImages: Bool { if case .sendingImages = self { true } else { false } }
+    var isSendingImages: Bool { if case .sendingImages = self { true } else { false } }
 }

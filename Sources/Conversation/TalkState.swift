@@ -41,16 +41,16 @@ package struct TalkState: Sendable, Equatable {
 
     package private(set) var mode: TalkMode
     /// A mode switch waiting for the new connection.
-    package private(set) var pendingMode: TalkMode?
+    private(set) var pendingMode: TalkMode?
     package private(set) var mic: Mic = .closed
     package private(set) var reply: Reply = .idle
     /// Push-to-talk gesture recognition (tap, hold, inferred release); it does not own the mic: the talk
     /// state resets it whenever the mic closes or a talk is refused (`cancelGesture`).
-    package private(set) var gesture: PushToTalk
+    private(set) var gesture: PushToTalk
     private var nextCloseID = 1
 
     /// How long to wait for the capture thread's last chunk before sending the follow-up anyway.
-    package static let closeTimeout = 0.25
+    static let closeTimeout = 0.25
 
     package init(mode: TalkMode, kitty: Bool) {
         self.mode = mode
@@ -58,12 +58,12 @@ package struct TalkState: Sendable, Equatable {
     }
 
     /// Audio is going out (or about to).
-    package var micIsOpen: Bool { mic == .pushing || mic == .listening }
+    var micIsOpen: Bool { mic == .pushing || mic == .listening }
 
     package var modelAnswering: Bool { reply != .idle }
 
     /// Open mic is muted by the user (or about to be, once the gate has closed).
-    package var isMuted: Bool {
+    var isMuted: Bool {
         if case .closing(_, _, _, true) = mic { return true }
         return mic == .muted
     }
@@ -85,7 +85,7 @@ package struct TalkState: Sendable, Equatable {
     }
 
     /// Closes the mic; the wire follow-up waits for the last chunk. `muted` keeps open mic muted.
-    package mutating func closeMic(now: Double, muted: Bool = false) -> [Effect] {
+    mutating func closeMic(now: Double, muted: Bool = false) -> [Effect] {
         cancelGesture()
         switch mic {
         case .pushing, .listening:
@@ -112,7 +112,7 @@ package struct TalkState: Sendable, Equatable {
     }
 
     /// Sends a pending follow-up now (before a new activity starts, or when the last chunk never came).
-    package mutating func settleClosing() -> [Effect] {
+    mutating func settleClosing() -> [Effect] {
         guard case .closing(_, let then, _, let muted) = mic else { return [] }
         mic = muted ? .muted : .closed
         return [.live(then == .activityEnd ? .activityEnd : .audioStreamEnd)]
@@ -134,26 +134,26 @@ package struct TalkState: Sendable, Equatable {
     // MARK: The gesture
 
     /// A key for the push-to-talk gesture: what it means now (start or stop talking), if anything.
-    package mutating func gestureKey(_ k: KeyEvent, now: Double) -> PushToTalk.Action? { gesture.handle(k, now: now) }
+    mutating func gestureKey(_ k: KeyEvent, now: Double) -> PushToTalk.Action? { gesture.handle(k, now: now) }
 
     /// An inferred release (no key repeat came), when it is due.
-    package mutating func gestureTick(now: Double) -> PushToTalk.Action? { gesture.tick(now: now) }
+    mutating func gestureTick(now: Double) -> PushToTalk.Action? { gesture.tick(now: now) }
 
     /// The rule for the gesture: whenever the mic closes, or a talk is refused or cut short for a reason other
     /// than the key (offline, no audio, the budget, a menu, a mode switch, a suspend, a failure), the gesture
     /// ends with it, so a held or toggled key does not start talking later on its own.
-    package mutating func cancelGesture() { _ = gesture.cancel() }
+    mutating func cancelGesture() { _ = gesture.cancel() }
 
     /// The terminal reports key releases (kitty): a hold is a hold, not inferred from key repeat.
-    package mutating func useKeyReleases() { gesture.mode = .kitty }
+    mutating func useKeyReleases() { gesture.mode = .kitty }
 
     // MARK: The mode
 
     /// A switch to `mode` once the next connection is live (the setup carries the mode).
-    package mutating func requestMode(_ mode: TalkMode) { pendingMode = mode }
+    mutating func requestMode(_ mode: TalkMode) { pendingMode = mode }
 
     /// Applies a requested switch; returns the new mode, or nil when none was waiting.
-    package mutating func applyPendingMode() -> TalkMode? {
+    mutating func applyPendingMode() -> TalkMode? {
         guard let next = pendingMode else { return nil }
         pendingMode = nil
         mode = next
@@ -167,7 +167,7 @@ package struct TalkState: Sendable, Equatable {
     // MARK: The reply
 
     /// The model's output began (a first transcript, text or audio of a turn).
-    package mutating func replyStarted() { if reply == .idle { reply = .responding } }
+    mutating func replyStarted() { if reply == .idle { reply = .responding } }
 
     /// Cuts a reply being spoken: its remaining audio is dropped until the turn ends. False when none was.
     @discardableResult
@@ -178,7 +178,7 @@ package struct TalkState: Sendable, Equatable {
     }
 
     /// The server said the reply was interrupted (by the user's speech).
-    package mutating func replyInterrupted() { if reply == .responding { reply = .idle } }
+    mutating func replyInterrupted() { if reply == .responding { reply = .idle } }
 
     /// The turn is complete.
     package mutating func replyEnded() { reply = .idle }

@@ -13,7 +13,7 @@ package struct TranscriptRecord: Codable, Sendable, Equatable {
     package var kind: String
     package var text: String?
     package var interrupted: Bool?
-    package var toolID: String?
+    var toolID: String?
     package var toolName: String?
     package var arguments: String?
     package var state: String?
@@ -24,7 +24,7 @@ package struct TranscriptRecord: Codable, Sendable, Equatable {
     package var model: String?
     package var resumed: Bool?
     /// The id of a queued typed turn, in its `queued` and `sent` records.
-    package var turnID: Int?
+    var turnID: Int?
     /// `usageCarried`: what the earlier parts of a resumed conversation used.
     package var carried: UsageCarry?
     /// The transcript format, in `session` records; a reader stops at a format newer than its own.

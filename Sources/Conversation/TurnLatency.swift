@@ -28,7 +28,7 @@ package struct TurnLatency: Sendable, Equatable {
         }
 
         /// One line saying what is measured, for the stats view.
-        package var explanation: String {
+        var explanation: String {
             switch self {
             case .firstText: "end of speech or Enter → the reply's first words are shown"
             case .firstAudio: "end of speech or Enter → the first reply audio arrives"
@@ -48,10 +48,10 @@ package struct TurnLatency: Sendable, Equatable {
 
     /// The turn being timed, from the moment the user stopped talking.
     package struct Turn: Sendable, Equatable {
-        package var endOfSpeech: Double
-        package var firstTranscript: Double?
-        package var firstReplyByte: Double?
-        package var firstAudible: Double?
+        var endOfSpeech: Double
+        var firstTranscript: Double?
+        var firstReplyByte: Double?
+        var firstAudible: Double?
         /// The reply's turn completed: no more words or audio are this turn's.
         package var completed = false
 
@@ -66,7 +66,7 @@ package struct TurnLatency: Sendable, Equatable {
             return at.map { ($0 - endOfSpeech) * 1000 }
         }
 
-        package var hasAnyStage: Bool { firstTranscript != nil || firstReplyByte != nil || firstAudible != nil }
+        var hasAnyStage: Bool { firstTranscript != nil || firstReplyByte != nil || firstAudible != nil }
     }
 
     /// One stage over the session, in milliseconds.
@@ -80,9 +80,9 @@ package struct TurnLatency: Sendable, Equatable {
 
     package private(set) var current: Turn?
     /// Milliseconds, one entry per timed turn.
-    package private(set) var toTranscript: [Double] = []
-    package private(set) var toReplyByte: [Double] = []
-    package private(set) var toAudible: [Double] = []
+    private(set) var toTranscript: [Double] = []
+    private(set) var toReplyByte: [Double] = []
+    private(set) var toAudible: [Double] = []
 
     package init() {}
 
@@ -92,7 +92,7 @@ package struct TurnLatency: Sendable, Equatable {
     }
 
     /// The user started talking again: a turn not answered yet is not timed.
-    package mutating func userStarted() { current = nil }
+    mutating func userStarted() { current = nil }
 
     /// The turn is not timed (queued while offline, or the connection failed): it would measure the outage.
     package mutating func forget() { current = nil }
@@ -140,7 +140,7 @@ package struct TurnLatency: Sendable, Equatable {
     /// The speaker played the first sample of this turn's reply. Only audio the turn received can be heard, so
     /// a turn without reply audio (text only, or sound off) times nothing here. Returns the milliseconds from
     /// the end of speech, for the header.
-    package mutating func audible(at t: Double) -> Int? {
+    mutating func audible(at t: Double) -> Int? {
         guard var c = current, c.firstAudible == nil, let received = c.firstReplyByte, t >= received else { return nil }
         c.firstAudible = t
         current = c
@@ -168,7 +168,7 @@ package struct TurnLatency: Sendable, Equatable {
     }
 
     /// Nearest-rank percentile of `values`, nil when there are none.
-    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
+    static func percentile(_ values: [Double], _ p: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))

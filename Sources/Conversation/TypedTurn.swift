@@ -4,11 +4,11 @@ package struct TypedTurn: Sendable, Equatable {
     package let text: String
     /// It was sent over a reply: model output until that reply ends (`interrupted` / `turnComplete`) is the
     /// old reply's tail, not the answer to this turn.
-    package var afterReply: Bool
+    var afterReply: Bool
     /// Input transcription received so far while it is pending.
     package private(set) var echo = ""
     /// Echoes still to come: one more each time the same turn is asked again on the same connection.
-    package private(set) var echoesDue = 1
+    private(set) var echoesDue = 1
 
     package init(text: String, afterReply: Bool) {
         self.text = text
@@ -16,13 +16,13 @@ package struct TypedTurn: Sendable, Equatable {
     }
 
     /// Some of its echo has come (the service echoes typed turns it reads; not every model does).
-    package var echoStarted: Bool { !echo.isEmpty }
+    var echoStarted: Bool { !echo.isEmpty }
 
     /// The turn was asked again (the reply watchdog's nudge): the service echoes it once more.
-    package mutating func expectAnotherEcho() { echoesDue += 1 }
+    mutating func expectAnotherEcho() { echoesDue += 1 }
 
     /// An echo finished: the turn while another echo is due, else nil.
-    package func echoFinished() -> TypedTurn? {
+    func echoFinished() -> TypedTurn? {
         guard echoesDue > 1 else { return nil }
         var next = self
         next.echoesDue -= 1
@@ -32,7 +32,7 @@ package struct TypedTurn: Sendable, Equatable {
 
     /// Takes a fragment of input transcription: true when it is (so far) an echo of the typed text, which is
     /// then swallowed; false when it is something else the user said.
-    package mutating func absorbEcho(_ fragment: String) -> Bool {
+    mutating func absorbEcho(_ fragment: String) -> Bool {
         let candidate = echo + fragment
         let heard = Self.normalized(candidate)
         guard !heard.isEmpty else { echo = candidate; return true }

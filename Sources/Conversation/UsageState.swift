@@ -39,14 +39,14 @@ package struct UsageState: Sendable, Equatable {
     }
 
     /// What this conversation used, to carry into a resumed one.
-    package var asCarry: UsageCarry {
+    var asCarry: UsageCarry {
         let t = total
         return UsageCarry(turns: ledger.turnCount, tokens: ledger.tokens, usd: t.usd, unpriced: t.unpriced.sorted())
     }
 
     // MARK: budget
 
-    package var budgetLevel: BudgetLevel {
+    var budgetLevel: BudgetLevel {
         guard let b = budget else { return .fine }
         let spent = total.usd
         if spent >= b.allowance { return .reached }
@@ -58,7 +58,7 @@ package struct UsageState: Sendable, Equatable {
     package var overBudget: Bool { budgetLevel == .reached }
 
     /// The user said to go on: the next stop is one more budget further.
-    package mutating func extendBudget() {
+    mutating func extendBudget() {
         guard var b = budget else { return }
         while b.allowance <= total.usd { b.allowance += b.limit }
         budget = b
@@ -120,7 +120,7 @@ package struct Budget: Sendable, Equatable {
     /// US dollars, as given.
     package var limit: Double
     /// Where parley stops next: `limit`, raised by `limit` each time the user says to go on.
-    package var allowance: Double
+    var allowance: Double
 
     package init(limit: Double) {
         self.limit = limit

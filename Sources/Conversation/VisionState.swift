@@ -17,10 +17,10 @@ package struct VisionState: Sendable, Equatable {
     /// Images attached with Ctrl-O, sent when the next turn starts.
     package var pending: [AttachedImage] = []
     /// An attachment is being loaded (a typed `@path` line or the prompt's path).
-    package var loading = false
+    var loading = false
     /// What the streamer was last told, so a change is sent once.
-    package var toldSharing = false
-    package var toldTalking = false
+    var toldSharing = false
+    var toldTalking = false
 
     package init(source: String? = nil, available: Bool = true, sharing: Bool = false, framesAlways: Bool = false) {
         self.source = source
