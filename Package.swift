@@ -138,6 +138,8 @@ let package = Package(
         .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live", "LiveTesting"]),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"]),
+        // The conversation's rules without the program: tests that need nothing of App (no `Config`).
+        .testTarget(name: "ConversationTests", dependencies: ["Conversation", "Live", "TUI"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Conversation", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
 
         // Integration tests: loopback servers, the simulator over sockets, sound servers, tmux, `parley` and other

@@ -1,8 +1,6 @@
 @testable import Conversation
 import XCTest
 
-@testable import App
-
 /// `TalkState`'s reply and mode rules, through the methods the reducer calls.
 final class TalkStateTests: XCTestCase {
     func testACutReplyStaysCutUntilTheTurnEnds() {

@@ -2,8 +2,6 @@
 import TUI
 import XCTest
 
-@testable import App
-
 final class TurnLatencyTests: XCTestCase {
     func testEachStageIsTimedOncePerTurnFromTheEndOfSpeech() {
         var l = TurnLatency()

@@ -3,12 +3,10 @@ import Foundation
 import TUI
 import XCTest
 
-@testable import App
-
 /// `/` searches the transcript on screen: as the query is typed, Enter keeps it, `n`/`N` step to older and
 /// newer matches and scroll to them, Esc leaves; typing a message is not affected.
 final class SearchReducerTests: XCTestCase {
-    var s = AppState(config: Config(), demo: false, audioAvailable: true, kitty: false)
+    var s = AppState.starting()
 
     @discardableResult
     func key(_ k: KeyEvent) -> [Effect] { Reducer.reduce(&s, .input(.key(k)), now: 1) }
