@@ -40,7 +40,7 @@ let package = Package(
         // The lock every module uses: `Synchronization.Mutex` that ThreadSanitizer understands.
         .target(name: "ParleyLock"),
         // Clean-signal process spawning, shared by the tools that run commands and the test harness.
-        .target(name: "ParleySpawn"),
+        .target(name: "ParleySpawn", dependencies: ["ParleyTime"]),
         // ffmpeg run to completion (images, clips, test pictures), spawned through ParleySpawn.
         .target(name: "FFmpeg", dependencies: ["ParleySpawn"]),
 
