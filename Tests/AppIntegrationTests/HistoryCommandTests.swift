@@ -1,3 +1,4 @@
+@testable import Conversation
 import AppTesting
 import Foundation
 import ParleyTesting

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Live
 import TUI
+import Conversation
 
 /// `parley export`: a saved session as Markdown.
 struct Export: ParsableCommand {

@@ -1,19 +1,8 @@
+import Conversation
 import Dispatch
 import ParleyTime
 import PulseAudio
 import ParleyLock
-
-/// What the recorder tells the reducer (through the event queue, or as an effect's answer).
-enum RecordingEvent: Sendable, Equatable {
-    /// Recording (again), into this file.
-    case started(path: String)
-    /// Paused by the user; the file stays open for the rest of the conversation.
-    case stopped(path: String)
-    /// The recording could not start, or stopped for good (a full disk, an unwritable directory).
-    case failed(RecordingFailure)
-    /// The writer could not keep up and dropped this much sound (said once).
-    case fellBehind(seconds: Double)
-}
 
 /// The conversation's sound as it happened, one file beside its transcript: the mic as sent on the left, the
 /// model as played on the right. The audio threads hand their samples over (`mic`, `model`, `modelCut`)

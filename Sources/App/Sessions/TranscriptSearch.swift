@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 
 /// Finds lines said in saved conversations (both sides, typed and spoken) that hold every word asked for,

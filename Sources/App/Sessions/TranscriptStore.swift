@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import ParleyTime
 #if canImport(Glibc)
