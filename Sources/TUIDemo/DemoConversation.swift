@@ -30,7 +30,7 @@ struct DemoConversation {
     }
 
     /// The events an effect reports back, or nil for the effects the terminal carries out.
-    mutating func answer(_ effect: Effect, now: Double) -> [AppEvent]? {
+    private mutating func answer(_ effect: Effect, now: Double) -> [AppEvent]? {
         switch effect {
         case .mic(.close(let id)):
             return [.micClosed(id: id)]
