@@ -23,19 +23,14 @@ struct DemoConversation {
         return ready.map(\.event)
     }
 
-    /// Runs `event` through the reducer and each effect through `answer`, the way parley's loop runs them through
-    /// its effect runner; `terminal` carries out what only the terminal can (scrolling, Ctrl-Z).
+    /// Runs `event` through the reducer and each effect through `answer`, as parley's loop runs them through its
+    /// effect runner; `terminal` carries out what only the terminal can (scrolling, Ctrl-Z).
     mutating func apply(_ event: AppEvent, to s: inout AppState, now: Double, terminal: (Effect, AppState) -> [AppEvent]) {
-        var pending = [event]
-        while !pending.isEmpty {
-            for effect in Reducer.reduce(&s, pending.removeFirst(), now: now) {
-                pending += answer(effect, now: now) ?? terminal(effect, s)
-            }
-        }
+        Reducer.apply(event, to: &s, now: { now }) { effect, state in answer(effect, now: now) ?? terminal(effect, state) }
     }
 
     /// The events an effect reports back, or nil for the effects the terminal carries out.
-    mutating func answer(_ effect: Effect, now: Double) -> [AppEvent]? {
+    private mutating func answer(_ effect: Effect, now: Double) -> [AppEvent]? {
         switch effect {
         case .mic(.close(let id)):
             return [.micClosed(id: id)]
