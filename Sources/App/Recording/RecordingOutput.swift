@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import FFmpeg
 import ParleySpawn
@@ -8,12 +9,7 @@ import PulseAudio
 import Glibc
 #endif
 
-/// Why a recording stopped or could not start, in words for the status line, with what to do.
-struct RecordingFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    var message: String
-    var hint: String
-    var description: String { "\(message) — \(hint)" }
-
+extension RecordingFailure {
     /// A failed write or open of `path` with `errno` `code`.
     static func io(_ code: Int32, path: String, doing: String) -> RecordingFailure {
         switch code {
