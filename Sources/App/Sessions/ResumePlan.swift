@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import Live
 import ParleyTime
@@ -36,9 +37,15 @@ struct ResumePlan: Sendable {
     ) throws(ParleyError) -> ResumePlan {
         let path = try ConversationID.resolve(id, in: directory)
         let reading = try TranscriptReader.read(path)
-        let sessions = reading.records.filter { $0.kind == "session" }
+        let sessions = reading.records.compactMap(\.session)
         let model = sessions.last?.model
-        let voice = reading.records.last(where: { ($0.kind == "session" || $0.kind == "voice") && $0.voice != nil })?.voice
+        let voice = reading.records.reversed().lazy.compactMap { r -> String? in
+            switch r.entry {
+            case .session(let s): s.voice
+            case .voice(let name, _): name
+            default: nil
+            }
+        }.first
         let system = sessions.last(where: { $0.system != nil })?.system
         if !chosen.model, let model, Self.canContinue(on: model, config) { config.model = model }
         if !chosen.voice, let voice, let v = Voice.named(voice) { config.voice = v.name }
@@ -118,7 +125,8 @@ struct ResumeSeed: Equatable, Sendable {
         var (tokens, characters, said) = (0, 0, 0)
         var full = false
         for r in records.reversed() {
-            guard r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty else { continue }
+            guard let turn = r.turn, !turn.text.isEmpty else { continue }
+            let text = turn.text
             said += 1
             if full { continue }
             let t = TurnSize.estimatedTokens(bytes: text.utf8.count), c = text.count
@@ -128,7 +136,7 @@ struct ResumeSeed: Equatable, Sendable {
             }
             tokens += t
             characters += c
-            kept.append(Content(role: r.kind, text: text))
+            kept.append(Content(role: turn.speaker.rawValue, text: text))
         }
         turns = kept.reversed()
         leftOut = said - kept.count
