@@ -9,6 +9,7 @@ import Glibc
 #endif
 
 @testable import App
+@testable import Conversation
 
 /// The meters' cadence: 30 fps while a bar moves, 5 fps while the open mic hears only the room, and a voice
 /// starting wakes the loop at once (the bar moves with the first loud chunk, not a 5 fps frame later).
