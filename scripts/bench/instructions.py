@@ -130,6 +130,14 @@ def main():
     files = sorted(glob.glob(os.path.join(a.dir, a.dump)))
     if not files:
         sys.exit(f"instructions: no dump of the conversation in {a.dir} (did the benchmark reach its end mark?)")
+    # callgrind dumps at a mark only the thread that reached it (the test's, which runs the mic path); the other
+    # threads (the loop, the network thread) are counted from their files at exit: their whole run, with the
+    # few seconds before the start mark (connecting, the first frames) and after the end mark in.
+    marked = {f.rsplit("-", 1)[1] for f in files}
+    whole = sorted(f for f in glob.glob(os.path.join(a.dir, "callgrind.out-*")) if f.rsplit("-", 1)[1] not in marked)
+    if a.dump == "*.2-*":
+        files += whole
+        print(f"({len(marked)} thread(s) counted between the marks, {len(whole)} over their whole run)")
     client = defaultdict(lambda: [0, 0])
     objects = {}
     client_total = 0
