@@ -188,6 +188,11 @@ extension ReducerTests {
         XCTAssertEqual(models.map(\.said?.text), ["You said soak turn 1.", "You said soak turn 2."])
         XCTAssertEqual(models.map { $0.said?.interrupted == true }, [false, false], "nothing was cut")
         XCTAssertEqual(userRecords(fx), ["soak turn 1", "soak turn 2", "soak turn 3"])
+        // The transcript keeps them as typed; a session seeded from it gets them as the model had them: each
+        // waiting question after the answer it waited for (soak turn 3 was never sent: it stays at the end).
+        let seed = ResumeSeed(records(fx), model: "gemini-3.8-live").turns.map { "\($0.role ?? "?"): \($0.text)" }
+        XCTAssertEqual(seed, ["user: soak turn 1", "model: You said soak turn 1.", "user: soak turn 2",
+                              "model: You said soak turn 2.", "user: soak turn 3"])
     }
 
     /// What the soak saw when a drop cut a reply: the reply's rest never came, and the answer to the next
