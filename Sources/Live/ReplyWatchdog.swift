@@ -84,11 +84,12 @@ public struct ReplyWatchdog: Sendable {
 
     /// Reply audio (24 kHz mono s16le) arrived.
     public mutating func replyAudio(_ pcm: Data, now: Double) -> AudioVerdict {
-        var peak = 0
-        pcm.withUnsafeBytes { raw in
-            for s in raw.bindMemory(to: Int16.self) { peak = max(peak, abs(Int(Int16(littleEndian: s)))) }
+        // Audible as soon as one sample is: a reply's frames are, within their first samples.
+        let limit = quietPeak
+        let audible = pcm.withUnsafeBytes { raw in
+            raw.bindMemory(to: Int16.self).contains { abs(Int(Int16(littleEndian: $0))) > limit }
         }
-        if peak > quietPeak {
+        if audible {
             replied()
             return .audible
         }

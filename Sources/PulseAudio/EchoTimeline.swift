@@ -6,8 +6,21 @@
 /// stays one continuous signal through a reply and the canceller's filter does not see spurious delay jumps.
 struct FarEndTimeline: Sendable {
     private struct Segment {
-        var start: Double  // nanoseconds, when samples[0] is heard
+        var start: Double  // nanoseconds, when samples[head] is heard
         var samples: [Int16]
+        /// Samples before this index were heard and are forgotten: reading moves it instead of shifting the
+        /// array every 10 ms (a whole reply may be queued); the array is compacted once the dead part is large.
+        var head = 0
+        var count: Int { samples.count - head }
+
+        mutating func forget(_ n: Int, nanosPerSample: Double) {
+            head += n
+            start += Double(n) * nanosPerSample
+            if head >= 4096 && head * 2 >= samples.count {
+                samples.removeFirst(head)
+                head = 0
+            }
+        }
     }
 
     /// Samples per second.
@@ -26,9 +39,9 @@ struct FarEndTimeline: Sendable {
     }
 
     /// Samples held.
-    var count: Int { segments.reduce(0) { $0 + $1.samples.count } }
+    var count: Int { segments.reduce(0) { $0 + $1.count } }
 
-    private func end(_ s: Segment) -> Double { s.start + Double(s.samples.count) * nanosPerSample }
+    private func end(_ s: Segment) -> Double { s.start + Double(s.count) * nanosPerSample }
 
     /// Adds `samples` heard from `time` (ns) on.
     mutating func append(_ samples: [Int16], heardFrom time: UInt64) {
@@ -58,7 +71,7 @@ struct FarEndTimeline: Sendable {
                 segments.removeLast()
             } else {
                 let keep = Int(((t - last.start) / nanosPerSample).rounded(.up))
-                if keep < last.samples.count { segments[segments.count - 1].samples.removeLast(last.samples.count - keep) }
+                if keep < last.count { segments[segments.count - 1].samples.removeLast(last.count - keep) }
                 break
             }
         }
@@ -67,10 +80,9 @@ struct FarEndTimeline: Sendable {
     private mutating func trimToCapacity() {
         var excess = count - capacity
         while excess > 0, !segments.isEmpty {
-            let n = min(excess, segments[0].samples.count)
-            segments[0].samples.removeFirst(n)
-            segments[0].start += Double(n) * nanosPerSample
-            if segments[0].samples.isEmpty { segments.removeFirst() }
+            let n = min(excess, segments[0].count)
+            segments[0].forget(n, nanosPerSample: nanosPerSample)
+            if segments[0].count == 0 { segments.removeFirst() }
             excess -= n
         }
     }
@@ -84,22 +96,19 @@ struct FarEndTimeline: Sendable {
         while i < segments.count {
             let s = segments[i]
             let offset = Int(((t - s.start) / nanosPerSample).rounded())
-            // out[k] is samples[offset + k].
+            // out[k] is samples[head + offset + k].
             let lo = max(0, -offset)
-            let hi = min(out.count, s.samples.count - offset)
+            let hi = min(out.count, s.count - offset)
             if lo < hi {
                 s.samples.withUnsafeBufferPointer { src in
-                    for k in lo..<hi { out[k] = src[offset + k] }
+                    for k in lo..<hi { out[k] = src[s.head + offset + k] }
                 }
             }
-            if offset >= s.samples.count {
+            if offset >= s.count {
                 segments.remove(at: i)  // wholly in the past
                 continue
             }
-            if offset > 0 {
-                segments[i].samples.removeFirst(offset)
-                segments[i].start += Double(offset) * nanosPerSample
-            }
+            if offset > 0 { segments[i].forget(offset, nanosPerSample: nanosPerSample) }
             i += 1
         }
     }

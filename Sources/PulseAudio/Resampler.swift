@@ -16,7 +16,10 @@ public struct Resampler: Sendable {
     let up: Int          // L: output steps per `down` input samples
     let down: Int        // M
     let halfTaps: Int    // taps each side of the centre, in input samples
-    let phases: [[Float]]  // phases[p][k] weights input sample i + k - halfTaps + 1 for phase p/L
+    /// Phase p's taps at `p * taps ..< (p + 1) * taps`: tap k weights input sample i + k - halfTaps + 1 for
+    /// the output at i + p/L. One flat table, read through a pointer: no array per phase to retain.
+    let weights: [Float]
+    var taps: Int { 2 * halfTaps }
 
     /// Zero crossings of the sinc on each side of the centre (at the lower of the two rates).
     static let zeroCrossings = 16
@@ -47,8 +50,8 @@ public struct Resampler: Sendable {
         let half = Int((Double(Resampler.zeroCrossings) / (2 * cutoff)).rounded(.up))
         halfTaps = half
         let i0 = Resampler.besselI0(Resampler.kaiserBeta)
-        var table: [[Float]] = []
-        table.reserveCapacity(l)
+        var table: [Float] = []
+        table.reserveCapacity(l * 2 * half)
         for p in 0..<l {
             let frac = Double(p) / Double(l)
             var taps = [Double](repeating: 0, count: 2 * half)
@@ -62,9 +65,9 @@ public struct Resampler: Sendable {
                 sum += v
             }
             // Unity gain at DC for every phase: no ripple from the phase table.
-            table.append(taps.map { Float($0 / (sum == 0 ? 1 : sum)) })
+            table += taps.map { Float($0 / (sum == 0 ? 1 : sum)) }
         }
-        phases = table
+        weights = table
     }
 
     /// Converts `samples` (mono) from `from` Hz to `to` Hz.
@@ -78,34 +81,50 @@ public struct Resampler: Sendable {
         guard inputRate != outputRate, !samples.isEmpty else { return samples }
         let n = samples.count
         let outCount = Int((Int64(n) * Int64(up) + Int64(down) - 1) / Int64(down))
-        var out = [Int16](repeating: 0, count: outCount)
-        let input = samples.map { Float($0) }
-        let taps = 2 * halfTaps
-        input.withUnsafeBufferPointer { x in
-            out.withUnsafeMutableBufferPointer { y in
-                for o in 0..<outCount {
-                    let pos = o * down
-                    let i = pos / up
-                    let phase = pos - i * up
-                    let h = phases[phase]
-                    let first = i - halfTaps + 1
-                    var acc: Float = 0
-                    if first >= 0 && first + taps <= n {
-                        h.withUnsafeBufferPointer { hp in
-                            for k in 0..<taps { acc += hp[k] * x[first + k] }
-                        }
-                    } else {
-                        for k in 0..<taps {
-                            let j = first + k
-                            if j >= 0 && j < n { acc += h[k] * x[j] }
-                        }
+        // Silence on both sides in the buffer itself, so every output takes the one full-length dot product
+        // the streaming resampler takes too (the same sums, so both give the same samples).
+        let lead = halfTaps - 1
+        var input = [Float](repeating: 0, count: lead + n + halfTaps + 1)
+        for (k, v) in samples.enumerated() { input[lead + k] = Float(v) }
+        return [Int16](unsafeUninitializedCapacity: outCount) { y, count in
+            input.withUnsafeBufferPointer { x in
+                weights.withUnsafeBufferPointer { w in
+                    for o in 0..<outCount {
+                        let pos = o * down
+                        let i = pos / up
+                        // The window starts at input sample i - halfTaps + 1: index i in the padded buffer.
+                        y[o] = Self.sample(x.baseAddress! + i, w.baseAddress! + (pos - i * up) * taps, taps: taps)
                     }
-                    let r = acc.rounded()
-                    y[o] = r >= 32767 ? 32767 : r <= -32768 ? -32768 : Int16(r)
                 }
             }
+            count = outCount
         }
-        return out
+    }
+
+    /// One output sample: the dot product of `taps` inputs and one phase's weights, rounded and clipped.
+    /// Eight running sums, so the loop does not wait on one addition at a time (and vectorises); both
+    /// resamplers call this, so a stream cut into blocks gives exactly the samples of the whole signal.
+    @inline(__always)
+    static func sample(_ x: UnsafePointer<Float>, _ h: UnsafePointer<Float>, taps: Int) -> Int16 {
+        var (a0, a1, a2, a3, a4, a5, a6, a7): (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var k = 0
+        while k + 8 <= taps {
+            a0 += h[k] * x[k]
+            a1 += h[k + 1] * x[k + 1]
+            a2 += h[k + 2] * x[k + 2]
+            a3 += h[k + 3] * x[k + 3]
+            a4 += h[k + 4] * x[k + 4]
+            a5 += h[k + 5] * x[k + 5]
+            a6 += h[k + 6] * x[k + 6]
+            a7 += h[k + 7] * x[k + 7]
+            k += 8
+        }
+        while k < taps {
+            a0 += h[k] * x[k]
+            k += 1
+        }
+        let v = (((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))).rounded()
+        return v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(v)
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int {
@@ -141,7 +160,9 @@ public struct Resampler: Sendable {
 public struct StreamingResampler: Sendable {
     /// The filter.
     public let resampler: Resampler
-    private var input: [Float] = []  // input samples from absolute index `base`
+    /// Input samples from absolute index `base`; a stream starts with the filter's half length of silence
+    /// (negative indices), so every output is one full-length dot product.
+    private var input: [Float] = []
     private var base = 0
     private var received = 0  // input samples received since the start (or `reset`)
     private var nextOutput = 0  // absolute index of the next output sample
@@ -149,12 +170,15 @@ public struct StreamingResampler: Sendable {
     /// A stream converting `from` Hz to `to` Hz.
     public init(from: Int, to: Int) {
         resampler = Resampler(from: from, to: to)
+        reset()
     }
 
     /// Starts a new stream: forgets the input held (the stream is taken as silent before the next block).
     public mutating func reset() {
+        let lead = resampler.halfTaps - 1
         input.removeAll(keepingCapacity: true)
-        base = 0
+        input.append(contentsOf: repeatElement(0, count: lead))
+        base = -lead
         received = 0
         nextOutput = 0
     }
@@ -168,35 +192,34 @@ public struct StreamingResampler: Sendable {
             defer { received += block.count }
             return (Array(block), Double(received))
         }
-        input.reserveCapacity(input.count + block.count)
-        for v in block { input.append(Float(v)) }
+        input.append(contentsOf: block.lazy.map { Float($0) })
         received += block.count
         let first = nextOutput
-        var out: [Int16] = []
-        let taps = 2 * r.halfTaps
-        input.withUnsafeBufferPointer { x in
-            while true {
-                let pos = nextOutput * r.down
-                let i = pos / r.up
-                guard i + r.halfTaps < received else { break }
-                let h = r.phases[pos - i * r.up]
-                let start = i - r.halfTaps + 1
-                var acc: Float = 0
-                for k in 0..<taps {
-                    let j = start + k - base
-                    if j >= 0 { acc += h[k] * x[j] }  // before the stream started: silence
+        // Outputs whose window (input i - halfTaps + 1 ... i + halfTaps) has arrived.
+        let end = ((received - r.halfTaps) * r.up + r.down - 1) / r.down
+        let count = max(0, end - first)
+        let taps = r.taps
+        let base = self.base
+        let out = [Int16](unsafeUninitializedCapacity: count) { y, n in
+            input.withUnsafeBufferPointer { x in
+                r.weights.withUnsafeBufferPointer { w in
+                    for o in 0..<count {
+                        let pos = (first + o) * r.down
+                        let i = pos / r.up
+                        y[o] = Resampler.sample(x.baseAddress! + (i - r.halfTaps + 1 - base),
+                                                w.baseAddress! + (pos - i * r.up) * taps, taps: taps)
+                    }
                 }
-                let v = acc.rounded()
-                out.append(v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(v))
-                nextOutput += 1
             }
+            n = count
         }
+        nextOutput += count
         // Keep only what the next output still needs.
         let needed = (nextOutput * r.down) / r.up - r.halfTaps + 1
         let drop = min(input.count, max(0, needed - base))
         if drop > 0 {
             input.removeFirst(drop)
-            base += drop
+            self.base += drop
         }
         return (out, Double(first * r.down) / Double(r.up))
     }

@@ -25,9 +25,16 @@ public enum DisplayWidth {
 
     /// Columns a string occupies.
     public static func of(_ s: some StringProtocol) -> Int {
+        if isPrintableASCII(s) { return s.utf8.count }
         var w = 0
         for c in s { w += of(c) }
         return w
+    }
+
+    /// Printable ASCII only, the common case (meters, hints, most text): a column a byte, and no grapheme
+    /// breaking needed to walk it (no two printable ASCII characters join into one grapheme).
+    static func isPrintableASCII(_ s: some StringProtocol) -> Bool {
+        s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f }
     }
 
     static func isZeroWidth(_ v: UInt32) -> Bool {

@@ -64,13 +64,20 @@ public final class GridScreen: Screen {
     public func resetWriteCount() { cellsWritten = 0 }
 
     /// Each row as a person would read it (a wide character once), full width.
-    public var lines: [String] {
+    public var lines: [String] { Self.lines(cells) }
+
+    /// The screen as text, trailing spaces of each row removed, rows joined by newlines.
+    public func text() -> String { Self.text(cells) }
+
+    /// The rows of `cells` (a copy of `cells` taken earlier: copying is cheap until the grid changes) as a
+    /// person would read them, full width.
+    public static func lines(_ cells: [[Cell]]) -> [String] {
         cells.map { row in String(row.compactMap { $0.isContinuation ? nil : $0.character }) }
     }
 
-    /// The screen as text, trailing spaces of each row removed, rows joined by newlines.
-    public func text() -> String {
-        lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n")
+    /// `cells` as text, trailing spaces of each row removed, rows joined by newlines.
+    public static func text(_ cells: [[Cell]]) -> String {
+        lines(cells).map { $0.trimmingTrailingSpaces() }.joined(separator: "\n")
     }
 
     /// The style of the cell at a position.

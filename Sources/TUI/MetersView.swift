@@ -26,15 +26,26 @@ public enum MetersView {
         let filled = pos(r.level)
         let peakPos = r.peak.map { pos($0) } ?? 0
         line.append("[", .meterLabel)
-        for i in 0..<barW {
-            let db = floor + Double(i) / Double(barW) * -floor
-            if i < filled {
-                line.append("|", db >= -6 ? .meterHot : db >= -18 ? .meterMid : .meterLow)
-            } else if peakPos > 0 && i == peakPos - 1 {
-                line.append("|", .meterPeak)
-            } else {
-                line.append(" ", .meterEmpty)
+        // A run per colour, not a cell at a time: the bar is redrawn up to 30 times a second.
+        var runStart = 0
+        var runCell: (String, Role)?
+        for i in 0...barW {
+            var cell: (String, Role)?
+            if i < barW {
+                let db = floor + Double(i) / Double(barW) * -floor
+                if i < filled {
+                    cell = ("|", db >= -6 ? .meterHot : db >= -18 ? .meterMid : .meterLow)
+                } else if peakPos > 0 && i == peakPos - 1 {
+                    cell = ("|", .meterPeak)
+                } else {
+                    cell = (" ", .meterEmpty)
+                }
             }
+            if let r = runCell, cell.map({ $0 != r }) ?? true {
+                line.append(String(repeating: r.0, count: i - runStart), r.1)
+                runStart = i
+            }
+            runCell = cell
         }
         line.append("]", .meterLabel)
         let db = r.level.isFinite ? "\(Int(r.level.rounded()))" : "-∞"

@@ -25,10 +25,15 @@ extension Screen {
         var col = column
         let limit = column + width
         for run in line.runs where col < limit {
-            let text = run.text.fittedPrefix(columns: limit - col)
+            let full = DisplayWidth.of(run.text)
+            let fits = full <= limit - col
+            let text = fits ? run.text : run.text.fittedPrefix(columns: limit - col)
             if !text.isEmpty { put(row: row, column: col, text: text, style: theme.style(run.role)) }
-            col += DisplayWidth.of(text)
-            if DisplayWidth.of(text) < DisplayWidth.of(run.text) { break }
+            if !fits {
+                col += DisplayWidth.of(text)
+                break
+            }
+            col += full
         }
         if col < limit { put(row: row, column: col, text: String(repeating: " ", count: limit - col), style: theme.style(line.fill)) }
     }

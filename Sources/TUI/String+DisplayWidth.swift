@@ -28,6 +28,9 @@ extension String {
 extension String {
     /// The longest prefix that fits in `columns`.
     func fittedPrefix(columns: Int) -> String {
+        if DisplayWidth.isPrintableASCII(self) {
+            return utf8.count <= columns ? self : String(decoding: utf8.prefix(max(0, columns)), as: UTF8.self)
+        }
         var used = 0
         var end = startIndex
         for i in indices {

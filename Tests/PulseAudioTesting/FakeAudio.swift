@@ -80,7 +80,7 @@ public final class FakeAudioSource: AudioSource {
                     let length = UInt64(format.duration(sampleCount: chunk.count) * 1e9)
                     canceller.process(&chunk, capturedFrom: time > length ? time - length : 0)
                 }
-                let level = AudioLevel(measuring: chunk)
+                let level = chunk.withUnsafeBufferPointer { AudioLevel(measuring: $0) }  // as PulseCapture does
                 s.meter.update(level, at: Double(time) / 1e9)
                 let d = s.gate.chunkCaptured()
                 if d.deliver {
@@ -204,7 +204,7 @@ public final class FakeAudioSink: AudioSink {
             guard s.open else { return false }
             s.pending.append(contentsOf: samples)
             s.samplesWritten += samples.count
-            s.meter.update(AudioLevel(measuring: samples), at: now)
+            s.meter.update(samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }, at: now)  // as PulsePlayback does
             if let canceller {
                 let heardFrom = max(nanos + latencyNanoseconds, s.heardUntil)
                 s.heardUntil = heardFrom + UInt64(format.duration(sampleCount: samples.count) * 1e9)

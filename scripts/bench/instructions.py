@@ -5,7 +5,8 @@ the stages' inclusive costs and the top functions by self cost, grouped by modul
 
     instructions.py DIR SECONDS [--top N] [--json FILE]
 
-DIR holds the dump taken at `ConversationBenchmark.ends()` (files named *.1-NN: part 1, thread NN).
+DIR holds the dump taken at `ConversationBenchmark.ends()` (files named *.2-NN: part 2, thread NN; part 1 is
+the dump at `.starts()`, everything before the conversation).
 """
 import argparse
 import glob
@@ -19,14 +20,14 @@ from collections import defaultdict
 # Stages, by the function whose inclusive cost is the stage's (demangled, simplified names; a regex each).
 # Stages nest (base64 inside decoding, the resampler inside the canceller): the table says so.
 STAGES = [
-    ("reply frames decoded (LiveCodec.decodeServer)", r"^LiveCodec\.decodeServer\("),
+    ("reply frames decoded (LiveCodec.decodeServer)", r"^(specialized |merged )?LiveCodec\.decodeServer\("),
     ("  of which base64 decoding", r"^static Base64\.decode\("),
-    ("mic frames encoded and sent (LiveSession.sendAudio)", r"^LiveSession\.sendAudio\("),
+    ("mic frames encoded and sent (LiveSession.sendAudio)", r"^(specialized |merged )?LiveSession\.sendAudio\("),
     ("  of which base64 encoding", r"^static Base64\.encode\("),
-    ("echo canceller, near end (WebRTCCanceller.process)", r"^WebRTCCanceller\.process\("),
-    ("echo canceller, far end (WebRTCCanceller.played)", r"^WebRTCCanceller\.played\("),
-    ("  of which the resampler", r"^StreamingResampler\.process\("),
-    ("screen: draw what changed (ScreenPacer.draw)", r"^ScreenPacer\.draw\("),
+    ("echo canceller, near end (WebRTCCanceller.process)", r"^(specialized |merged )?WebRTCCanceller\.process\("),
+    ("echo canceller, far end (WebRTCCanceller.played)", r"^(specialized |merged )?WebRTCCanceller\.played\("),
+    ("  of which the resampler", r"^(specialized |merged )?StreamingResampler\.process\("),
+    ("screen: draw what changed (ScreenPacer.draw)", r"^(specialized |merged )?ScreenPacer\.draw\("),
     ("reducer (Reducer.reduce)", r"^static Reducer\.reduce\("),
 ]
 
@@ -122,12 +123,21 @@ def main():
     ap.add_argument("seconds", type=float)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--json")
-    ap.add_argument("--dump", default="*.1-*", help="which dump's files (callgrind_control -d makes *.N-TT)")
+    ap.add_argument("--dump", default="*.2-*", help="which dump's files: *.2-* is the one taken at the end mark "
+                    "(*.1-* at the start mark; callgrind_control -d makes *.N-TT)")
     a = ap.parse_args()
 
     files = sorted(glob.glob(os.path.join(a.dir, a.dump)))
     if not files:
         sys.exit(f"instructions: no dump of the conversation in {a.dir} (did the benchmark reach its end mark?)")
+    # callgrind dumps at a mark only the thread that reached it (the test's, which runs the mic path); the other
+    # threads (the loop, the network thread) are counted from their files at exit: their whole run, with the
+    # few seconds before the start mark (connecting, the first frames) and after the end mark in.
+    marked = {f.rsplit("-", 1)[1] for f in files}
+    whole = sorted(f for f in glob.glob(os.path.join(a.dir, "callgrind.out-*")) if f.rsplit("-", 1)[1] not in marked)
+    if a.dump == "*.2-*":
+        files += whole
+        print(f"({len(marked)} thread(s) counted between the marks, {len(whole)} over their whole run)")
     client = defaultdict(lambda: [0, 0])
     objects = {}
     client_total = 0
@@ -138,7 +148,8 @@ def main():
         cost, objs, totals, called = parse(path)
         total = totals if totals is not None else sum(v[0] for v in cost.values())
         # Swift's mangling abbreviates repeated words, so look for the module and the type's last word.
-        if any("13LiveSimulator" in f and "ConnectionHandler" in f for f in cost):
+        # The thread that reads the simulator's connections (another thread may touch the handler's type).
+        if any("13LiveSimulator" in f and "ConnectionHandler" in f and "channelRead" in f for f in cost):
             simulator_total += total
             continue
         for f, n in called.items():

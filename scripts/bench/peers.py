@@ -6,7 +6,9 @@ sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
 
     mouth->wire  speech at the mic (a click at its start, seen by a recorder on the mic sink's monitor) ->
                  the first client audio frame carrying it, at the proxy
-    wire->ear    first reply audio frame forwarded by the proxy -> first audible sample on the speaker sink
+    wire->ear    first reply audio frame forwarded by the proxy -> its first sample heard on the speaker sink: the
+                 first audible sample's time less how far into the reply it lies (the simulator's voice swells
+                 in over about 10 ms; that is the reply's own sound, not the client's delay)
     barge-in     `interrupted` sent by the proxy mid-reply -> the speaker sink falls silent
     CPU          utime+stime of the client process (all threads) over an idle window and a conversation
     RSS, threads from /proc/PID/status after the conversation (open mic), and after the push-to-talk idle window
@@ -128,6 +130,8 @@ class Proxy:
         self.speech_armed = None
         self.reply_first = None  # first reply audio frame of the armed turn
         self.reply_armed = False
+        self.reply_samples = 0  # reply samples forwarded before the first audible one, while looking for it
+        self.reply_loud_at = None  # seconds into the armed reply of its first audible sample
         self.turn_done = asyncio.Event()
         self.barge_at = None  # send `interrupted` this long after the first reply frame
         self.barged = None
@@ -154,6 +158,8 @@ class Proxy:
                     if has_audio and self.reply_armed and self.reply_first is None:
                         await client.send(msg)
                         self.reply_first = time.monotonic()
+                        self.reply_samples, self.reply_loud_at = 0, None
+                        self._look_for_reply_sound(content)
                         if self.barge_at is not None:
                             asyncio.get_running_loop().call_later(self.barge_at, lambda: asyncio.ensure_future(self._barge(client)))
                         continue
@@ -163,10 +169,25 @@ class Proxy:
                             self.turn_done.set()
                         continue
                     await client.send(msg)
+                    if has_audio and self.reply_first is not None and self.reply_loud_at is None:
+                        self._look_for_reply_sound(content)
                     if content.get("turnComplete"):
                         self.turn_done.set()
 
             await asyncio.gather(up(), down())
+
+    def _look_for_reply_sound(self, content):
+        """Finds how far into the armed reply its first audible sample lies (24 kHz s16le, as the service sends)."""
+        for part in (content.get("modelTurn") or {}).get("parts", []):
+            data = (part.get("inlineData") or {}).get("data")
+            if not data:
+                continue
+            pcm = np.frombuffer(base64.b64decode(data), dtype="<i2")
+            loud = np.nonzero(np.abs(pcm.astype(np.float32)) / 32768.0 > THRESH)[0]
+            if len(loud):
+                self.reply_loud_at = (self.reply_samples + int(loud[0])) / 24000
+                return
+            self.reply_samples += len(pcm)
 
     async def _barge(self, client):
         self.barged = time.monotonic()
@@ -287,8 +308,8 @@ async def one_run(client_factory, proxy, mic, spk, speech, args):
                 m2w.append((proxy.first_speech - said) * 1000)
             if proxy.reply_first:
                 heard = spk.first_loud(proxy.reply_first)
-                if heard:
-                    w2e.append((heard - proxy.reply_first) * 1000)
+                if heard and proxy.reply_loud_at is not None:
+                    w2e.append((heard - proxy.reply_loud_at - proxy.reply_first) * 1000)
         res["cpu_talk"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
         res["rss"], res["threads"] = proc_status(client.pid)
 

@@ -38,6 +38,8 @@ final class AudioIO: Sendable {
         var pendingClose: Int?
         /// 20 ms frames around sound, 100 ms while the room is silent (open mic only).
         var framing = MicFraming()
+        /// The last chunk was louder than the room: the meters draw at 30 fps (`ScreenPacer`).
+        var micAboveRoom = false
     }
 
     /// The least playback buffer (`tlength`) the echo canceller works with.
@@ -126,16 +128,22 @@ final class AudioIO: Sendable {
         let now = Double(chunk.timestamp) / 1e9
         let playing = playback?.levels().rmsDBFS ?? -100
         let converged = canceller?.isConverged ?? true
-        let (session, bytes, closed, recorder) = state.withLock { s in
+        let aboveRoom = chunk.level.rmsDBFS > MicFraming.roomDBFS
+        let (session, bytes, closed, recorder, rose) = state.withLock { s in
             s.halfDuplex.cancellerConverged = converged
+            let rose = aboveRoom && !s.micAboveRoom
+            s.micAboveRoom = aboveRoom
             let pass = !s.halfDuplexOn
                 || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelAnswering, at: now)
             var closed: Int?
             if chunk.endsGate { closed = s.pendingClose; s.pendingClose = nil }
             let bytes = pass ? s.framing.frame(chunk, batching: s.halfDuplexOn) : nil
-            return (s.session, bytes, closed, pass ? s.recorder : nil)
+            return (s.session, bytes, closed, pass ? s.recorder : nil, rose)
         }
         if let bytes, let session { session.sendAudio(Data(bytes)) }
+        // The meters draw at 5 fps while the mic hears only the room: a voice starting wakes the loop, so the
+        // bar moves with the first loud chunk.
+        if rose { events.wake() }
         recorder?.mic(chunk)
         if let closed { events.post(.micClosed(id: closed)) }
     }
@@ -178,7 +186,7 @@ final class AudioIO: Sendable {
             }
             if first { events.post(.replyAudioStarted(at: time.now())) }
             guard !discard, let playback else { return }
-            let samples = pcm.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) } }
+            let samples = Self.samples(pcm)
             if playback.write(samples) { recorder?.model(samples) }
         case .flush:
             playback?.flush()
@@ -197,6 +205,20 @@ final class AudioIO: Sendable {
             state.withLock { $0.discarding = false }
         case .modelAnswering(let answering):
             state.withLock { $0.modelAnswering = answering }
+        }
+    }
+
+    /// 16-bit little-endian PCM as samples: one copy on a little-endian machine.
+    static func samples(_ pcm: Data) -> [Int16] {
+        pcm.withUnsafeBytes { raw in
+            #if _endian(little)
+            [Int16](unsafeUninitializedCapacity: raw.count / 2) { out, count in
+                count = raw.count / 2
+                UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<(count * 2)]))
+            }
+            #else
+            raw.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) }
+            #endif
         }
     }
 

@@ -7,8 +7,10 @@ import PulseAudio
 /// it. The hangover keeps 20 ms frames long after the last sound, so the server's end-of-speech timing, which
 /// counts silence as it arrives, is the same as without batching. A pure value.
 struct MicFraming: Sendable {
-    /// Chunks below this RMS level count as silence (well under quiet speech, above a quiet room).
-    var quietDBFS = -50.0
+    /// Up to this RMS level the mic hears a room, not a voice (well under quiet speech, above a quiet room).
+    static let roomDBFS = -50.0
+    /// Chunks below this RMS level count as silence.
+    var quietDBFS = roomDBFS
     /// Quiet chunks after the last loud one that still go out one by one (1.5 s of 20 ms chunks).
     var hangoverChunks = 75
     /// The most chunks one silent frame carries (5: 100 ms).

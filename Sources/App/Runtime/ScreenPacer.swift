@@ -19,13 +19,24 @@ final class ScreenPacer {
         forceAll = true
     }
 
-    /// Seconds between meter frames now, or nil when nothing moves.
+    /// Seconds between meter frames now, or nil when nothing moves: 30 fps while a bar or its peak mark moves
+    /// (the speaker plays, or the mic hears more than the room), 5 fps while the mic hears only the room (the
+    /// bar stays empty; the figure beside it changes by a decibel or two), none in silence. The capture path
+    /// wakes the loop when the mic rises above the room (`AudioIO`), so speech moves the bar with its first
+    /// chunk, not a 5 fps frame later.
     func meterInterval(_ state: AppState, audio: AudioIO) -> Double? {
         let speakerActive = (audio.playback?.levels().rmsDBFS ?? -100) > -90 || meters.speaker.level > -90
-        if state.micOpen || speakerActive { return 1.0 / 30 }
-        if meters.mic.level > -90 || (audio.capture?.levels().rmsDBFS ?? -100) > -90 { return 0.2 }
+        if speakerActive { return 1.0 / 30 }
+        let mic = audio.capture?.levels()
+        let heard = max(mic?.rmsDBFS ?? -100, mic?.heldPeakDBFS ?? -100)
+        let shown = max(meters.mic.level, meters.mic.peak ?? -100)
+        if heard > Self.roomDBFS || shown > Self.roomDBFS { return 1.0 / 30 }
+        if state.micOpen || heard > -90 || shown > -90 { return 0.2 }
         return nil
     }
+
+    /// Up to this level the mic hears a room, not a voice: the meter's bar (from -60 dBFS) barely moves.
+    static let roomDBFS = MicFraming.roomDBFS
 
     /// When the next meter frame is due, if the meters move.
     func nextMeterFrame(_ state: AppState, audio: AudioIO) -> Double? {

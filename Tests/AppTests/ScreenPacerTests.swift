@@ -1,0 +1,57 @@
+import ParleyTesting
+import PulseAudio
+import PulseAudioTesting
+import TUI
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@testable import App
+@testable import Conversation
+
+/// The meters' cadence: 30 fps while a bar moves, 5 fps while the open mic hears only the room, and a voice
+/// starting wakes the loop at once (the bar moves with the first loud chunk, not a 5 fps frame later).
+final class ScreenPacerTests: XCTestCase {
+    private let n = AudioFormat.capture.sampleCount(milliseconds: 20)
+    private var room: [Int16] { (0..<n).map { Int16($0 % 7 - 3) * 8 } }  // about -66 dBFS
+    private var voice: [Int16] { (0..<n).map { Int16(6000 * sin(2 * Double.pi * 300 * Double($0) / 16_000)) } }
+
+    func testMetersDrawAtFiveFramesASecondInARoomAndThirtyForAVoiceOrAReply() throws {
+        let clock = ManualTime()
+        let mic = FakeAudioSource(time: clock.source)
+        let speaker = FakeAudioSink(time: clock.source)
+        let events = EventQueue()
+        var config = Config()
+        config.mode = .open
+        let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events, time: clock.source)
+        let pacer = ScreenPacer(renderer: FrameRenderer(screen: GridScreen(rows: 30, columns: 100)))
+        let state = AppState(config: config, demo: false, audioAvailable: true, kitty: false)
+        audio.perform(.open(openMic: true))
+
+        for _ in 0..<10 { mic.feed(room); clock.advance(0.02) }
+        _ = events.drain()
+        XCTAssertEqual(pacer.meterInterval(state, audio: audio), 0.2, "the room alone: 5 fps")
+        pacer.draw(state, audio: audio, now: clock.now)
+
+        mic.feed(voice)
+        XCTAssertTrue(Self.readable(events.fd), "a voice rising over the room wakes the loop")
+        XCTAssertEqual(pacer.meterInterval(state, audio: audio), 1.0 / 30, "a voice: 30 fps")
+        _ = events.drain()
+        mic.feed(voice)
+        XCTAssertFalse(Self.readable(events.fd), "only the rise wakes it, not every loud chunk")
+
+        for _ in 0..<250 { mic.feed(room); clock.advance(0.02) }  // the held peak falls back too
+        pacer.draw(state, audio: audio, now: clock.now)
+        XCTAssertEqual(pacer.meterInterval(state, audio: audio), 0.2, "back to the room, the peak mark down: 5 fps")
+        speaker.write(voice)
+        XCTAssertEqual(pacer.meterInterval(state, audio: audio), 1.0 / 30, "a reply playing: 30 fps")
+        audio.close()
+    }
+
+    private static func readable(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 1
+    }
+}
