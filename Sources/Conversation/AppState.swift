@@ -87,7 +87,6 @@ package struct AppState: Sendable {
 
     package var mode: TalkMode { talk.mode }
     package var micOpen: Bool { talk.micIsOpen }
-    var modelResponding: Bool { talk.modelAnswering }
 
     static func pttDisplay(mode: TalkMode, kitty: Bool) -> PushToTalkMode {
         mode == .open ? .openMic : (kitty ? .kittyHold : .tapToggle)

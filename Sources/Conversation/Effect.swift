@@ -39,9 +39,9 @@ package enum Effect: Sendable, Equatable {
 }
 
 package enum MicCommand: Sendable, Equatable {
-    /// Open the gate; `openMic` turns on the open-mic protection (the canceller, or the half-duplex gate
-    /// that holds the mic back while the model is heard); push-to-talk needs none.
-    case open(openMic: Bool)
+    /// Open the gate for a talk mode: open mic turns on its protection (the canceller, or the half-duplex
+    /// gate that holds the mic back while the model is heard); push-to-talk needs none.
+    case open(for: TalkMode)
     /// Close the gate; the chunk in flight is delivered, then `micClosed(id)` is reported.
     case close(id: Int)
 }

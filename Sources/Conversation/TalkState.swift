@@ -34,7 +34,7 @@ package struct TalkState: Sendable, Equatable {
     package enum Reply: Sendable, Equatable {
         case idle
         /// From the model's first output of a turn to `turnComplete` (or `interrupted`).
-        case responding
+        case answering
         /// Cut here (Ctrl-C, or a typed turn sent over it): its remaining audio is dropped until the turn ends.
         case discarding
     }
@@ -75,11 +75,11 @@ package struct TalkState: Sendable, Equatable {
         case .ptt:
             guard mic != .pushing else { return fx }
             mic = .pushing
-            fx += [.live(.activityStart), .mic(.open(openMic: false))]
+            fx += [.live(.activityStart), .mic(.open(for: .ptt))]
         case .open:
             guard mic != .listening else { return fx }
             mic = .listening
-            fx.append(.mic(.open(openMic: true)))
+            fx.append(.mic(.open(for: .open)))
         }
         return fx
     }
@@ -167,18 +167,18 @@ package struct TalkState: Sendable, Equatable {
     // MARK: The reply
 
     /// The model's output began (a first transcript, text or audio of a turn).
-    mutating func replyStarted() { if reply == .idle { reply = .responding } }
+    mutating func replyStarted() { if reply == .idle { reply = .answering } }
 
     /// Cuts a reply being spoken: its remaining audio is dropped until the turn ends. False when none was.
     @discardableResult
     package mutating func cutReply() -> Bool {
-        guard reply == .responding else { return false }
+        guard reply == .answering else { return false }
         reply = .discarding
         return true
     }
 
     /// The server said the reply was interrupted (by the user's speech).
-    mutating func replyInterrupted() { if reply == .responding { reply = .idle } }
+    mutating func replyInterrupted() { if reply == .answering { reply = .idle } }
 
     /// The turn is complete.
     package mutating func replyEnded() { reply = .idle }

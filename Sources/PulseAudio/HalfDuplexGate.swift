@@ -58,12 +58,12 @@ public struct HalfDuplexGate: Sendable, Hashable {
     /// Feeds the levels at `time` (seconds) — mic RMS, playback RMS (what is heard now) and whether the model
     /// is in its speaking turn — and returns whether the mic passes.
     @discardableResult
-    public mutating func update(micDBFS: Double, playbackDBFS: Double, modelSpeaking: Bool, at time: Double) -> Bool {
+    public mutating func update(micDBFS: Double, playbackDBFS: Double, modelAnswering: Bool, at time: Double) -> Bool {
         guard gating else {
             isMicOpen = true
             return true
         }
-        if modelSpeaking || playbackDBFS > speakingThresholdDBFS { lastSpeech = time }
+        if modelAnswering || playbackDBFS > speakingThresholdDBFS { lastSpeech = time }
         guard time - lastSpeech <= hangover else {
             louderSince = nil
             isMicOpen = true

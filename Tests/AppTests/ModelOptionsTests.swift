@@ -152,7 +152,7 @@ final class ServiceContentReducerTests: XCTestCase {
         LiveModel.traits(of: setup.model).apply(ModelOptions(), to: &setup)
         s.toolPolicy = ToolCallPolicy(model: LiveModel.traits(of: setup.model), setup: setup, registry: ToolRegistry(), configured: ["lookup": .interrupt])
         on(.toolCall([FunctionCall(id: "function-call-1", name: "lookup")]))
-        XCTAssertFalse(s.modelResponding, "a NON_BLOCKING call does not hold the turn")
+        XCTAssertFalse(s.talk.modelAnswering, "a NON_BLOCKING call does not hold the turn")
         _ = Reducer.reduce(&s, .toolPartial(id: "function-call-1", result: #"{"n":1}"#), now: 2)
         let entry = s.ui.toolLog.calls.first
         XCTAssertEqual(entry?.behavior, "NON_BLOCKING")

@@ -28,7 +28,7 @@ final class ScreenPacerTests: XCTestCase {
         let audio = AudioIO(devices: SoundDevices(source: mic, sink: speaker), config: config, events: events, time: clock.source)
         let pacer = ScreenPacer(renderer: FrameRenderer(screen: GridScreen(rows: 30, columns: 100)))
         let state = AppState(config: config, demo: false, audioAvailable: true, kitty: false)
-        audio.perform(.open(openMic: true))
+        audio.perform(.open(for: .open))
 
         for _ in 0..<10 { mic.feed(room); clock.advance(0.02) }
         _ = events.drain()

@@ -7,7 +7,7 @@ final class TalkStateTests: XCTestCase {
         var talk = TalkState(mode: .ptt, kitty: false)
         XCTAssertFalse(talk.cutReply(), "nothing to cut while idle")
         talk.replyStarted()
-        XCTAssertEqual(talk.reply, .responding)
+        XCTAssertEqual(talk.reply, .answering)
         XCTAssertTrue(talk.cutReply())
         talk.replyStarted()
         talk.replyInterrupted()

@@ -70,29 +70,29 @@ final class GateTests: XCTestCase {
 
     func testHalfDuplexMutesMicWhileModelSpeaks() {
         var g = HalfDuplexGate(protection: .halfDuplex)
-        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -100, modelSpeaking: false, at: 0), "model quiet: open")
-        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 1), "echo: muted")
+        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -100, modelAnswering: false, at: 0), "model quiet: open")
+        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -20, modelAnswering: true, at: 1), "echo: muted")
         XCTAssertTrue(g.statusDescription.contains("mic muted"))
-        XCTAssertFalse(g.update(micDBFS: -15, playbackDBFS: -20, modelSpeaking: true, at: 1.1), "not clearly louder")
+        XCTAssertFalse(g.update(micDBFS: -15, playbackDBFS: -20, modelAnswering: true, at: 1.1), "not clearly louder")
         // Hang-over: still muted just after the model stops.
-        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -100, modelSpeaking: false, at: 1.2))
-        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -100, modelSpeaking: false, at: 1.6))
+        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -100, modelAnswering: false, at: 1.2))
+        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -100, modelAnswering: false, at: 1.6))
     }
 
     func testHalfDuplexLetsAClearlyLouderUserBargeIn() {
         var g = HalfDuplexGate(protection: .halfDuplex)
-        XCTAssertFalse(g.update(micDBFS: -5, playbackDBFS: -25, modelSpeaking: true, at: 0), "a click is not enough")
-        XCTAssertFalse(g.update(micDBFS: -5, playbackDBFS: -25, modelSpeaking: true, at: 0.02))
-        XCTAssertTrue(g.update(micDBFS: -5, playbackDBFS: -25, modelSpeaking: true, at: 0.08), "held: barge-in")
-        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -25, modelSpeaking: true, at: 0.1))
+        XCTAssertFalse(g.update(micDBFS: -5, playbackDBFS: -25, modelAnswering: true, at: 0), "a click is not enough")
+        XCTAssertFalse(g.update(micDBFS: -5, playbackDBFS: -25, modelAnswering: true, at: 0.02))
+        XCTAssertTrue(g.update(micDBFS: -5, playbackDBFS: -25, modelAnswering: true, at: 0.08), "held: barge-in")
+        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -25, modelAnswering: true, at: 0.1))
     }
 
     func testOtherProtectionsAlwaysPassAndSayWhy() {
         var ec = HalfDuplexGate(protection: .echoCancellation(method: "webrtc"))
-        XCTAssertTrue(ec.update(micDBFS: -40, playbackDBFS: -10, modelSpeaking: true, at: 0))
+        XCTAssertTrue(ec.update(micDBFS: -40, playbackDBFS: -10, modelAnswering: true, at: 0))
         XCTAssertTrue(ec.statusDescription.contains("cancelled (webrtc, PulseAudio module)"))
         var none = HalfDuplexGate(protection: .none)
-        XCTAssertTrue(none.update(micDBFS: -40, playbackDBFS: -10, modelSpeaking: true, at: 0))
+        XCTAssertTrue(none.update(micDBFS: -40, playbackDBFS: -10, modelAnswering: true, at: 0))
         XCTAssertTrue(none.statusDescription.contains("headphones"))
         XCTAssertTrue(HalfDuplexGate.Protection.halfDuplex.description.contains("half-duplex"))
     }
@@ -119,10 +119,10 @@ final class CancellerGateTests: XCTestCase {
     func testAnAdaptingCancellerIsGuardedByTheGateThenFullDuplex() {
         var g = HalfDuplexGate(protection: .canceller)
         g.cancellerConverged = false
-        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 0), "adapting: echo muted")
+        XCTAssertFalse(g.update(micDBFS: -30, playbackDBFS: -20, modelAnswering: true, at: 0), "adapting: echo muted")
         XCTAssertTrue(g.statusDescription.contains("adapting"))
         g.cancellerConverged = true
-        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -20, modelSpeaking: true, at: 0.02), "converged: full duplex")
+        XCTAssertTrue(g.update(micDBFS: -30, playbackDBFS: -20, modelAnswering: true, at: 0.02), "converged: full duplex")
         XCTAssertFalse(g.statusDescription.contains("adapting"))
     }
 }

@@ -27,7 +27,7 @@ final class AudioIO: Sendable {
         /// Takes the mic as sent and the model as played, when the conversation is recorded.
         var recorder: ConversationRecorder?
         var halfDuplex: HalfDuplexGate
-        /// The gate applies while the mic is open in open-mic mode (`MicCommand.open(openMic:)`).
+        /// The gate applies while the mic is open in open-mic mode (`MicCommand.open(for: .open)`).
         var halfDuplexOn = false
         var modelAnswering = false
         /// Drop reply audio (`SpeakerCommand.cutReply`) until told otherwise.
@@ -134,7 +134,7 @@ final class AudioIO: Sendable {
             let rose = aboveRoom && !s.micAboveRoom
             s.micAboveRoom = aboveRoom
             let pass = !s.halfDuplexOn
-                || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelSpeaking: s.modelAnswering, at: now)
+                || s.halfDuplex.update(micDBFS: chunk.level.rmsDBFS, playbackDBFS: playing, modelAnswering: s.modelAnswering, at: now)
             var closed: Int?
             if chunk.endsGate { closed = s.pendingClose; s.pendingClose = nil }
             let bytes = pass ? s.framing.frame(chunk, batching: s.halfDuplexOn) : nil
@@ -151,7 +151,8 @@ final class AudioIO: Sendable {
     /// Carries out a mic command from the reducer.
     func perform(_ command: MicCommand) {
         switch command {
-        case .open(let openMic):
+        case .open(let mode):
+            let openMic = mode == .open
             // The protection follows the talk mode: in open mic the canceller (or the gate) guards the mic.
             let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoModule?.method)
             canceller?.isActive = echoMode.cancellerActive(openMic: openMic)
