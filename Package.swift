@@ -40,7 +40,7 @@ let package = Package(
         // The lock every module uses: `Synchronization.Mutex` that ThreadSanitizer understands.
         .target(name: "ParleyLock"),
         // Clean-signal process spawning, shared by the tools that run commands and the test harness.
-        .target(name: "ParleySpawn"),
+        .target(name: "ParleySpawn", dependencies: ["ParleyTime"]),
         // ffmpeg run to completion (images, clips, test pictures), spawned through ParleySpawn.
         .target(name: "FFmpeg", dependencies: ["ParleySpawn"]),
 
@@ -88,11 +88,14 @@ let package = Package(
         .target(name: "PulseAudio", dependencies: ["CPulse", "CAudioProcessing", "ParleyTime", "ParleyLock"]),
         // The terminal; the only module that calls ncurses.
         .target(name: "TUI", dependencies: ["CNcursesw", "ParleyTime", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // The conversation's rules as values: the state, the reducer, effects as data, events. No I/O: the
+        // runtime that performs the effects is App's.
+        .target(name: "Conversation", dependencies: ["Live", "TUI", "ParleyTime"]),
         // The parley executable.
         .executableTarget(
             name: "App",
             dependencies: [
-                "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleyLock", "ParleySpawn", "FFmpeg",
+                "Conversation", "Live", "LiveSimulator", "GoogleAuth", "PulseAudio", "TUI", "ParleyTime", "ParleyLock", "ParleySpawn", "FFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -104,8 +107,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
-        // A small program that draws the TUI views with canned state, for the tmux smoke test.
-        .executableTarget(name: "TUIDemo", dependencies: ["TUI", "Live", "ParleyTime"]),
+        // The conversation on canned content, through the real reducer and views, for the tmux smoke test.
+        .executableTarget(name: "TUIDemo", dependencies: ["Conversation", "TUI", "Live", "ParleyTime"]),
 
         // Test support, written once: a clock tests move by hand, the tmux/spawn harness, `parley simulate` as a
         // child process.
@@ -115,6 +118,8 @@ let package = Package(
         // Audio sources and sinks without devices, test signals, and the echo room (a synthetic room for the
         // canceller).
         .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime", "ParleyLock"], path: "Tests/PulseAudioTesting"),
+        // Saved conversations and a credential-free environment for the app's tests, unit and integration.
+        .target(name: "AppTesting", dependencies: ["App", "Conversation"], path: "Tests/AppTesting"),
         // Loopback stand-ins for Google's OAuth token endpoint and the GCE metadata server, for auth tests.
         .target(
             name: "AuthTesting",
@@ -135,7 +140,9 @@ let package = Package(
         .testTarget(name: "LiveSimulatorTests", dependencies: ["LiveSimulator", "Live", "LiveTesting"]),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Live", "ParleyTime", "ParleyTesting"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
+        // The conversation's rules without the program: tests that need nothing of App (no `Config`).
+        .testTarget(name: "ConversationTests", dependencies: ["Conversation", "Live", "TUI"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "AppTesting", "Conversation", "Live", "LiveSimulator", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting"]),
 
         // Integration tests: loopback servers, the simulator over sockets, sound servers, tmux, `parley` and other
         // child processes.
@@ -153,7 +160,7 @@ let package = Package(
         ),
         .testTarget(name: "PulseAudioIntegrationTests", dependencies: ["PulseAudio", "PulseAudioTesting", "ParleyTesting", "ParleyTime"]),
         .testTarget(name: "TUIIntegrationTests", dependencies: ["TUI", "ParleyTesting"]),
-        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
+        .testTarget(name: "AppIntegrationTests", dependencies: ["App", "AppTesting", "Conversation", "FFmpeg", "Live", "LiveSimulator", "AuthTesting", "GoogleAuth", "TUI", "PulseAudio", "PulseAudioTesting", "ParleyTime", "ParleyLock", "ParleyTesting", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14

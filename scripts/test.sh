@@ -36,7 +36,7 @@ if [[ -n "$sanitize" ]]; then
 fi
 # The unit test targets (Package.swift): values, views and in-process fakes, nothing that spawns a process,
 # opens a socket or needs a sound server. --quick runs these; the *IntegrationTests targets run only in full.
-unit_targets=(LiveTests LiveSimulatorTests PulseAudioTests TUITests AppTests)
+unit_targets=(LiveTests LiveSimulatorTests PulseAudioTests TUITests ConversationTests AppTests)
 
 if (( quick )); then
     scripts/install-deps.sh

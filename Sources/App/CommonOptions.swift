@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Live
 import PulseAudio
+import Conversation
 
 /// Options every command that talks to Gemini shares.
 struct CommonOptions: ParsableArguments {

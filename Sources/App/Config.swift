@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import Live
 import PulseAudio
@@ -6,7 +7,7 @@ import TUI
 
 /// parley's settings, from `config.toml` and then the command line.
 struct Config: Sendable, Equatable {
-    enum Mode: String, Sendable, CaseIterable { case ptt, open }
+    typealias Mode = TalkMode
 
     var model = LiveModel.defaultID
     var voice = Voice.defaultName

@@ -6,6 +6,9 @@ extension SessionMachine {
     /// The live connection is going away: input waits from now on, and activity open on its wire is reopened
     /// on the next one.
     mutating func leaveLive(handover: Bool = false) {
+        // Nothing is due from a connection that is going: a turn waiting for its answer is sent again on the
+        // next one, and the watchdog measures from that send.
+        watchdog?.reset()
         switch wire {
         case .live(let activity):
             wire = .waiting(Waiting(

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import ParleyTime
 #endif
 
 /// A command run to completion with a timeout, its output collected: spawned with clean signals in its own
@@ -54,11 +55,11 @@ public enum CommandRun {
         }
         var stdout = Data(), stderr = Data()
         var open = [out[0]: true, err[0]: true]
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = TimeSource.monotonicSeconds() + timeout
         var timedOut = false
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.values.contains(true) {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline - TimeSource.monotonicSeconds()
             if left <= 0 {
                 timedOut = true
                 break

@@ -1,16 +1,17 @@
-// TUIDemo: every view of the TUI with canned state in the real terminal, for trying themes and for the tmux
-// smoke test. Keys as in parley: Space talk, v voice menu, ? help, Tab/i type, t tools, m mode, PgUp/PgDn/Home/End
-// scroll, q quit. `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still. For tests:
-// `--pid-file PATH` writes the pid once the first frame is drawn, `--crash SIGNUM` raises a signal after the first
-// frame (the crash path must restore the terminal), `--timing` prints launch → first frame on exit.
+// TUIDemo: parley's conversation on canned content in the real terminal, for trying themes and for the tmux smoke
+// test. The state, the reducer and the views are parley's own (`Conversation`, `TUI`); only the other side is made
+// up (`DemoConversation`): no network, no sound, nothing saved. Keys as in parley: Space talk, v voice menu,
+// p persona menu, ? help, Tab type, t tools, m mode, L latency, $ usage, PgUp/PgDn/Home/End scroll, q quit.
+// `TUIDemo --theme NAME` picks a theme; `--still` keeps the meters still. For tests: `--pid-file PATH` writes the
+// pid once the first frame is drawn, `--crash SIGNUM` raises a signal after the first frame (the crash path must
+// restore the terminal), `--timing` prints launch → first frame on exit; `--bench` times frames on the grid.
 #if canImport(Glibc)
 import Glibc
 #endif
+import Conversation
 import ParleyTime
 import Live
 import TUI
-
-let voices: [VoiceOption] = Voice.all.map { VoiceOption(name: $0.name, style: $0.style) }
 
 let args = CommandLine.arguments
 let themeName: String = args.firstIndex(of: "--theme").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } ?? "default"
@@ -18,37 +19,13 @@ let still = args.contains("--still")
 let pidFile: String? = args.firstIndex(of: "--pid-file").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
 let crashSignal: Int32? = args.firstIndex(of: "--crash").flatMap { $0 + 1 < args.count ? Int32(args[$0 + 1]) : nil }
 let timing = args.contains("--timing")
-let mainStart = TimeSource.monotonicSeconds()
-
-func cannedState() -> UIState {
-    var s = UIState()
-    s.header = HeaderModel(model: "gemini-live-2.5-flash", voice: "Puck", connection: .live, sessionAge: 0,
-                           tokens: 1234, latencyMs: 420, pushToTalk: .tapToggle, demo: true)
-    let t = [
-        (Speaker.user, "Hello! What can you do?"),
-        (.model, "I can answer questions out loud, look things up with tools, and switch voices whenever you like."),
-        (.user, "What's the weather like in Tokyo today?"),
-        (.model, "It's sunny in Tokyo, around 21 degrees, with a light breeze from the bay. A good day for a walk along the Sumida river."),
-        (.system, "voice changed to Kore"),
-        (.user, "東京の天気は？ 😀 ありがとう"),
-        (.model, "晴れです。気温は21度くらいです。"),
-    ]
-    for i in 0..<6 { s.transcript.append(.system, "demo line \(i + 1) of the scrollback") }
-    for (sp, text) in t { s.transcript.append(sp, text) }
-    s.transcript.append(.model, "Tomorrow looks cloudy with", interim: " a chance of rain in the", interrupted: false)
-    s.meters = MetersModel(echoProtection: "echo: headphones")
-    s.toolLog.calls = [
-        ToolCallEntry(id: "1", name: "get_weather", server: "wx", arguments: #"{"city":"Tokyo"}"#, result: #"{"temp":21,"sky":"sunny"}"#, state: .ok, duration: 0.42),
-        ToolCallEntry(id: "2", name: "run_shell", arguments: #"{"cmd":"rm -rf /tmp/x"}"#, result: "denied by the user", state: .denied),
-        ToolCallEntry(id: "3", name: "search", server: "web", arguments: #"{"q":"tokyo events"}"#, state: .running, duration: 1.5),
-    ]
-    return s
-}
+let time = TimeSource.monotonic
+let mainStart = time.now()
 
 /// `TUIDemo --bench`: full-frame render time of a 1,000-turn transcript on the grid backend (no terminal needed),
 /// so the number can be taken from a release build.
 func benchGrid() {
-    var s = cannedState()
+    var s = DemoConversation.startingState(screen: Size(rows: 24, columns: 80), now: time.now()).ui
     s.transcript = TranscriptModel()
     for i in 0..<1000 {
         s.transcript.append(.user, "Question \(i): what about topic number \(i)? 日本語も少し。")
@@ -58,25 +35,25 @@ func benchGrid() {
     for (rows, cols) in [(24, 80), (40, 120)] {
         let g = GridScreen(rows: rows, columns: cols)
         let r = FrameRenderer(screen: g)
-        var t0 = TimeSource.monotonicSeconds()
+        var t0 = time.now()
         r.render(s)
-        let first = TimeSource.monotonicSeconds() - t0
+        let first = time.now() - t0
         var full: [Double] = [], stream: [Double] = []
         for i in 0..<500 {
             s.transcript.update(streaming) { $0.interim = " word\(i)" }
-            t0 = TimeSource.monotonicSeconds()
+            t0 = time.now()
             r.invalidate()
             r.render(s, dirty: .all)
-            full.append(TimeSource.monotonicSeconds() - t0)
+            full.append(time.now() - t0)
             s.transcript.update(streaming) { $0.interim += " more" }
-            t0 = TimeSource.monotonicSeconds()
+            t0 = time.now()
             r.render(s, dirty: .transcript)
-            stream.append(TimeSource.monotonicSeconds() - t0)
+            stream.append(time.now() - t0)
         }
-        t0 = TimeSource.monotonicSeconds()
+        t0 = time.now()
         r.scrollTranscript(.top, in: &s)
         r.render(s, dirty: .transcript)
-        let top = TimeSource.monotonicSeconds() - t0
+        let top = time.now() - t0
         r.scrollTranscript(.bottom, in: &s)
         func stats(_ xs: [Double]) -> String {
             let v = xs.sorted()
@@ -91,7 +68,7 @@ if args.contains("--bench") { benchGrid(); exit(0) }
 
 let terminal: Terminal
 do {
-    terminal = try Terminal.start()
+    terminal = try Terminal.start(Terminal.Options(time: time))
 } catch {
     let msg = Array("TUIDemo: \(error.message) (\(error.hint))\n".utf8)
     _ = write(2, msg, msg.count)
@@ -99,17 +76,48 @@ do {
 }
 let loaded = ThemeLoader.standard().load(themeName)
 let renderer = FrameRenderer(screen: terminal.screen, theme: loaded.theme)
-var state = cannedState()
-if let e = loaded.error { state.status = e.message }
-state.screen = terminal.screen.size
-var ptt = PushToTalk(mode: .autoRepeat)
-var micPeak = PeakHold(), spkPeak = PeakHold()
-let start = TimeSource.monotonicSeconds()
-var lastProtocol = terminal.keyboardProtocol
-var quit = false
-var inputHistory: [String] = []
-renderer.render(state)
-let firstFrame = TimeSource.monotonicSeconds()
+var state = DemoConversation.startingState(screen: terminal.screen.size, now: time.now())
+if let e = loaded.error { state.ui.transcript.append(.error, e.message) }
+var demo = DemoConversation()
+var meters = DemoMeters()
+/// What is on screen, to draw only what changed (as parley's `ScreenPacer` does).
+var drawn: UIState?
+
+@MainActor func draw(now: Double) {
+    var ui = state.ui
+    if !still { meters.apply(to: &ui, state: state, speaking: now < demo.speakingUntil, now: now) }
+    if let drawn {
+        let dirty = DirtyRegions.changed(from: drawn, to: ui)
+        if !dirty.isEmpty { renderer.render(ui, dirty: dirty) }
+    } else {
+        renderer.render(ui, dirty: .all)
+    }
+    drawn = ui
+}
+
+@MainActor func redrawAll() {
+    renderer.invalidate()
+    drawn = nil
+}
+
+/// The effects only the terminal can carry out; the rest `DemoConversation` answers.
+@MainActor func perform(_ effect: Effect, _ s: AppState) -> [AppEvent] {
+    switch effect {
+    case .scroll(let command):
+        var ui = s.ui
+        renderer.scrollTranscript(command, in: &ui)
+        return [.scrolled(ui.transcript.scroll)]
+    case .suspend:
+        terminal.suspend()
+        redrawAll()
+        return [.screenSize(terminal.screen.size)]
+    default:
+        return []
+    }
+}
+
+draw(now: time.now())
+let firstFrame = time.now()
 if let pidFile {
     let text = Array("\(getpid())\n".utf8)
     let fd = pidFile.withCString { Glibc.open($0, O_WRONLY | O_CREAT | O_TRUNC, mode_t(0o644)) }
@@ -129,164 +137,42 @@ func processAge(at t: Double) -> Double? {
     guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
     var boot = timespec()
     clock_gettime(CLOCK_BOOTTIME, &boot)
-    let bootNow = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - (TimeSource.monotonicSeconds() - t)
+    let bootNow = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - (time.now() - t)
     return bootNow - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 let launchToFrame = processAge(at: firstFrame)
 
-@MainActor func updateMeters(_ now: Double) {
-    let t = now - start
-    let mic = state.meters.talking ? -18 + 12 * sin(t * 7) : -52 + 4 * sin(t * 3)
-    let spk = -24 + 16 * sin(t * 2.3)
-    state.meters.mic = LevelReading(level: mic, peak: micPeak.update(level: mic, now: now), clipped: mic > -1)
-    state.meters.speaker = LevelReading(level: spk, peak: spkPeak.update(level: spk, now: now), clipped: spk > -9)
-    state.header.sessionAge = Int(t)
-}
-
-@MainActor func handle(_ e: KeyEvent, now: Double) -> DirtyRegions {
-    if let o = state.overlay {
-        switch o {
-        case .voiceMenu(var m):
-            switch m.handle(e) {
-            case .choose(let name):
-                state.overlay = nil
-                if name != state.header.voice {
-                    state.header.voice = name
-                    state.transcript.append(.system, "voice changed to \(name)")
-                }
-                return .all
-            case .close: state.overlay = nil; return .all
-            case .changed: state.overlay = .voiceMenu(m); return [.overlay, .status]
-            case .none: return []
-            }
-        case .confirm(var c):
-            switch c.handle(e, screen: state.screen) {
-            case .yes, .no, .quit: state.overlay = nil; return .all
-            case .changed: state.overlay = .confirm(c); return [.overlay]
-            case .none: return []
-            }
-        case .help, .message, .latencyStats, .usage, .pathPrompt, .personaMenu:
-            if e.kind == .release { return [] }
-            state.overlay = nil; return .all
-        }
-    }
-    if var ed = state.input {
-        switch ed.handle(e) {
-        case .submit(let text):
-            inputHistory = ed.history
-            state.input = nil
-            if !text.isEmpty {
-                state.transcript.append(.user, text)
-                state.transcript.append(.model, "(demo) You said: \(text)")
-            }
-            return .all
-        case .leave: state.input = nil; return .all
-        case .edited: state.input = ed; return .input
-        case .none: return []
-        }
-    }
-    if state.toolLog.focused {
-        let before = state.toolLog
-        _ = state.toolLog.handle(e)
-        return before == state.toolLog ? [] : .all
-    }
-    if e == .ctrl("z") {
-        _ = ptt.cancel()
-        state.meters.talking = false
-        terminal.suspend()
-        renderer.invalidate()
-        return .all
-    }
-    if e.isSpace && state.header.pushToTalk != .openMic {
-        if let a = ptt.handle(e, now: now) { state.meters.talking = a == .startTalking; return .meters }
-        return []
-    }
-    guard let cmd = KeyMap.default.command(for: e) else { return [] }
-    switch cmd {
-    case .pushToTalk: return []
-    case .voiceMenu: state.overlay = .voiceMenu(VoiceMenu(voices: voices, current: state.header.voice)); return [.overlay, .status]
-    case .help: state.overlay = .help(top: 0); return [.overlay, .status]
-    case .latencyStats:
-        state.overlay = .latencyStats(LatencyStats(stages: [
-            .init(title: "first words on screen", explanation: "(demo figures)", count: 3, lastMs: 380, p50Ms: 412, p95Ms: 530),
-            .init(title: "first reply audio received", explanation: "(demo figures)", count: 3, lastMs: 405, p50Ms: 420, p95Ms: 560),
-            .init(title: "first sound played", explanation: "(demo figures)", count: 0),
-        ]))
-        return [.overlay, .status]
-    case .textInput: state.input = LineEditor(history: inputHistory); return .all
-    case .toolLogFocus:
-        state.toolLog.focus()
-        return .all
-    case .toggleMicMode:
-        if state.header.pushToTalk == .openMic {
-            state.header.pushToTalk = lastProtocol == .kitty ? .kittyHold : .tapToggle
-            state.meters.talking = false
-        } else {
-            _ = ptt.cancel()
-            state.header.pushToTalk = .openMic
-            state.meters.talking = true
-        }
-        return [.header, .meters, .status]
-    case .quit, .interruptOrQuit: quit = true; return []
-    case .scrollPageUp: renderer.scrollTranscript(.pageUp, in: &state); return .transcript
-    case .scrollPageDown: renderer.scrollTranscript(.pageDown, in: &state); return .transcript
-    case .scrollTop: renderer.scrollTranscript(.top, in: &state); return .transcript
-    case .scrollBottom: renderer.scrollTranscript(.bottom, in: &state); return .transcript
-    case .scrollLineUp: renderer.scrollTranscript(.lines(-1), in: &state); return .transcript
-    case .scrollLineDown: renderer.scrollTranscript(.lines(1), in: &state); return .transcript
-    case .export: state.status = "export is not part of the demo"; return .status
-    case .toggleThoughts:
-        state.transcript.setShowThoughts(!state.transcript.showThoughts)
-        return .transcript
-    case .retryNow, .toggleSharing, .attachImage, .usageStats, .personaMenu, .editInstruction, .search, .searchOlder, .searchNewer, .toggleRecording: return []
-    }
-}
-
-var lastMeterFrame = 0.0
-while !quit {
-    let now = TimeSource.monotonicSeconds()
-    var timeout: Int32 = still ? -1 : Int32(max(0, (lastMeterFrame + 0.033 - now) * 1000))
-    for d in [terminal.inputDeadline, ptt.deadline].compactMap({ $0 }) {
-        let ms = Int32(max(0, (d - now) * 1000) + 1)
-        timeout = timeout < 0 ? ms : min(timeout, ms)
-    }
+// parley's loop (`ConversationLoop`) on the demo's terminal: wait for input, a signal or the next deadline; turn
+// what happened into events; run them through the reducer; draw what changed.
+while !state.quitting {
+    let now = time.now()
+    let meterFrame = still ? nil : now + 1.0 / 30
+    let deadline = [terminal.inputDeadline, state.nextDeadline(now: now), demo.nextDeadline, meterFrame].compactMap { $0 }.min()
+    let timeout: Int32 = deadline.map { Int32(max(0, min(60_000, ($0 - now) * 1000)).rounded(.up)) } ?? -1
     var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0)]
     _ = poll(&fds, 2, timeout)
-    let t = TimeSource.monotonicSeconds()
-    var dirty: DirtyRegions = []
+    let t = time.now()
 
-    let sig = terminal.takeSignals()
-    if !sig.intersection([.interrupt, .terminate, .hangup]).isEmpty { break }
-    if sig.contains(.resize) { state.screen = terminal.handleResize(); renderer.invalidate(); dirty = .all }
-
-    var events: [InputEvent] = []
-    if fds[0].revents != 0 { events += terminal.readInput(now: t) }
-    events += terminal.flushInput(now: t)
-    for ev in events {
-        switch ev {
-        case .key(let k): dirty.formUnion(handle(k, now: t))
-        case .paste(let text):
-            var ed = state.input ?? LineEditor()
-            ed.insert(text)
-            state.input = ed
-            dirty = .all
-        case .kittyFlags, .deviceAttributes, .focus: break
-        }
+    var events: [AppEvent] = []
+    let signals = terminal.takeSignals()
+    if signals.contains(.resize) {
+        events.append(.screenSize(terminal.handleResize()))
+        redrawAll()
     }
-    if terminal.keyboardProtocol != lastProtocol {
-        lastProtocol = terminal.keyboardProtocol
-        ptt.mode = lastProtocol == .kitty ? .kitty : .autoRepeat
-        if state.header.pushToTalk != .openMic { state.header.pushToTalk = lastProtocol == .kitty ? .kittyHold : .tapToggle }
-        dirty.formUnion([.header, .status])
+    if !signals.isDisjoint(with: [.interrupt, .terminate, .hangup]) { events.append(.quitRequested) }
+    if signals.contains(.suspend) {
+        events.append(.suspending)
+    } else if signals.contains(.resumed) {
+        terminal.retake()
+        redrawAll()
+        events.append(.screenSize(terminal.screen.size))
     }
-    if let a = ptt.tick(now: t) { state.meters.talking = a == .startTalking; dirty.insert(.meters) }
-    if !still && t - lastMeterFrame >= 0.033 {
-        lastMeterFrame = t
-        updateMeters(t)
-        dirty.formUnion([.meters, .header])
-    }
-    if quit { break }
-    if !dirty.isEmpty { renderer.render(state, dirty: dirty) }
+    events += terminal.readInput(now: t).map { .input($0) }
+    if terminal.keyboardProtocol == .kitty { events.append(.input(.kittyFlags(11))) }
+    events += demo.due(now: t)
+    events.append(.tick)
+    for event in events { demo.apply(event, to: &state, now: t) { perform($0, $1) } }
+    draw(now: t)
 }
 terminal.stop()
 if timing {

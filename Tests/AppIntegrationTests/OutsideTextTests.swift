@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import ParleyTesting
 import XCTest
@@ -43,11 +44,8 @@ final class OutsideTextTests: XCTestCase {
     func testExportShowsStoredEscapesVisibly() throws {
         let dir = home + "/data/parley"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        var record = TranscriptRecord(kind: "model")
-        record.text = Self.hostile
-        var tool = TranscriptRecord(kind: "tool")
-        tool.toolName = "x\u{1b}[31m"
-        tool.result = Self.hostile
+        let record = TranscriptRecord.line(speaker: .model, text: Self.hostile, interrupted: false)
+        let tool = TranscriptRecord.tool(id: "t", name: "x\u{1b}[31m", arguments: "{}", state: .ok, result: Self.hostile, duration: nil)
         let lines = try [record, tool].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }.joined(separator: "\n")
         try (lines + "\n").write(toFile: dir + "/session-2026-01-01T00-00-00.jsonl", atomically: true, encoding: .utf8)
         let r = try shell([Binaries.parley, "export"], env: env())

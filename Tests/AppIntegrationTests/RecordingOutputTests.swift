@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import ParleyTesting
 import PulseAudio

@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import Live
 import ParleyTesting
@@ -33,8 +34,8 @@ final class ResumeBenchmarkTests: XCTestCase {
         out.append(try encoder.encode(session) + [0x0A])
         for i in 0..<turns {
             for var r in [
-                TranscriptRecord.line(speaker: "user", text: "question \(i): what should I do about the garden this week, given the rain?", interrupted: false),
-                TranscriptRecord.line(speaker: "model", text: "Answer \(i). Water less while it rains, and mulch the beds so the soil keeps its warmth overnight.", interrupted: false),
+                TranscriptRecord.line(speaker: .user, text: "question \(i): what should I do about the garden this week, given the rain?", interrupted: false),
+                TranscriptRecord.line(speaker: .model, text: "Answer \(i). Water less while it rains, and mulch the beds so the soil keeps its warmth overnight.", interrupted: false),
                 TranscriptRecord.usage(UsageMetadata(promptTokenCount: 1_000 + i, responseTokenCount: 40, totalTokenCount: 1_040 + i)),
             ] {
                 r.time = Timestamp.iso8601UTC(secondsSince1970: start + Double(i) * 20)

@@ -1,3 +1,5 @@
+@testable import Conversation
+import AppTesting
 import Foundation
 import Live
 import LiveSimulator
@@ -23,7 +25,7 @@ final class ResumeEndToEndTests: XCTestCase {
     @discardableResult
     func conversation(
         at start: Date, model: String = "gemini-3.8-live", voice: String = "Kore", system: String? = nil,
-        _ said: [(String, String)]
+        _ said: [(TranscriptRecord.Speaker, String)]
     ) throws -> String {
         try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said)
     }
@@ -32,7 +34,7 @@ final class ResumeEndToEndTests: XCTestCase {
     let threeDaysAgo = Date().addingTimeInterval(-3 * 86_400 - 3_600)
 
     func testAnUnknownIDFailsBeforeTheTerminalIsTouched() throws {
-        try conversation(at: threeDaysAgo, [("user", "hello")])
+        try conversation(at: threeDaysAgo, [(.user, "hello")])
         let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
         let r = try shell([Binaries.parley, "--demo", "--resume", "1999"], env: env)
@@ -47,7 +49,7 @@ final class ResumeEndToEndTests: XCTestCase {
     /// said (the simulator records the context), the earlier turns on screen, the new turns in the same file
     /// after the torn line is cut off, `history search` finds a word from it.
     func testAConversationFromThreeDaysAgoContinuesInASeededSession() async throws {
-        let path = try conversation(at: threeDaysAgo, [("user", "my cat is called Zanzibar"), ("model", "What a fine name.")])
+        let path = try conversation(at: threeDaysAgo, [(.user, "my cat is called Zanzibar"), (.model, "What a fine name.")])
         // It ended in a crash, mid-record.
         let torn = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try torn.seekToEnd()
@@ -83,10 +85,10 @@ final class ResumeEndToEndTests: XCTestCase {
         await h.stop()
 
         let records = try TranscriptStore.read(path)
-        XCTAssertEqual(records.filter { $0.kind == "user" }.compactMap(\.text), ["my cat is called Zanzibar", "what is my cat called"])
-        XCTAssertEqual(records.filter { $0.kind == "session" }.count, 2)
-        XCTAssertEqual(records.last(where: { $0.kind == "session" })?.resumed, true)
-        XCTAssertFalse(records.contains { $0.kind == "usageCarried" }, "the file already holds the earlier usage")
+        XCTAssertEqual(records.filter { $0.kind == .user }.compactMap(\.said?.text), ["my cat is called Zanzibar", "what is my cat called"])
+        XCTAssertEqual(records.filter { $0.kind == .session }.count, 2)
+        XCTAssertEqual(records.last(where: { $0.kind == .session })?.session?.continued, true)
+        XCTAssertFalse(records.contains { $0.kind == .usageCarried }, "the file already holds the earlier usage")
         XCTAssertEqual(TranscriptStore.sessions(in: dir), [path], "one conversation")
         XCTAssertEqual(TranscriptSearch(["zanzibar"]).search(directory: dir).count, 1)
     }
@@ -126,7 +128,7 @@ final class ResumeEndToEndTests: XCTestCase {
         try await simulator.stop()
 
         let records = try TranscriptStore.read(first.path)
-        XCTAssertEqual(records.filter { $0.kind == "user" }.compactMap(\.text), ["remember the word pelican", "and now a second thing"])
+        XCTAssertEqual(records.filter { $0.kind == .user }.compactMap(\.said?.text), ["remember the word pelican", "and now a second thing"])
         XCTAssertEqual(TranscriptStore.sessions(in: dir), [first.path])
     }
 }

@@ -39,7 +39,7 @@ final class TranscriptSafetyTests: XCTestCase {
         var reports: [String] = []
         store.onFailure = { reports.append($0) }
         let line = String(repeating: "words ", count: 300)
-        for i in 0..<200 { store.append(.line(speaker: "model", text: "\(i) \(line)", interrupted: false)) }
+        for i in 0..<200 { store.append(.line(speaker: .model, text: "\(i) \(line)", interrupted: false)) }
         store.close()
         XCTAssertEqual(reports.count, 1, "\(reports)")
         XCTAssertTrue(reports.first?.contains("the disk is full") == true, "\(reports)")

@@ -1,3 +1,4 @@
+@testable import Conversation
 import FFmpeg
 import Foundation
 import Live

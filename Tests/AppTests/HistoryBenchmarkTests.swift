@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import ParleyTesting
 import ParleyTime
@@ -28,7 +29,7 @@ final class HistoryBenchmarkTests: XCTestCase {
             out.append(try encoder.encode(session) + [0x0A])
             for i in 1..<recordsEach {
                 var r = TranscriptRecord.line(
-                    speaker: i % 2 == 1 ? "user" : "model",
+                    speaker: i % 2 == 1 ? .user : .model,
                     text: "turn \(i) about the \(vocabulary[(c + i) % vocabulary.count]) and what to do next with it, said aloud"
                         + (c == 737 && i == 42 ? " zanzibar" : ""),
                     interrupted: false)

@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import TUI
 import XCTest
@@ -34,7 +35,7 @@ final class RecordingReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.status, failure.message)
         XCTAssertTrue(s.ui.transcript.entries.last?.text.contains("the disk is full") == true)
         guard case .record(let rec) = fx.first else { return XCTFail("the failure is kept in the transcript: \(fx)") }
-        XCTAssertEqual(rec.kind, "error")
+        XCTAssertEqual(rec.kind, .error)
         XCTAssertEqual(fx.count, 1)
     }
 

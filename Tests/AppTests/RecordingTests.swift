@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import ParleyTesting
 import PulseAudio
@@ -136,11 +137,11 @@ final class RecordingTests: XCTestCase {
         // 0.3 s of silence, then 0.5 s of speech in 20 ms chunks as the capture thread delivers them.
         for _ in 0..<15 { clock.advance(0.02); r.mic(chunk([Int16](repeating: 0, count: 320), endingAt: clock.now)) }
         for _ in 0..<25 { clock.advance(0.02); r.mic(chunk(Self.tone(320, rate: 16_000), endingAt: clock.now)) }
-        XCTAssertEqual(r.offset(for: "user") ?? -1, 0.30, accuracy: 0.02, "the user line points at the start of the speech")
+        XCTAssertEqual(r.offset(for: .user) ?? -1, 0.30, accuracy: 0.02, "the user line points at the start of the speech")
         // The reply arrives 0.4 s later, faster than real time: it queues behind itself.
         clock.advance(0.4)
         for _ in 0..<10 { r.model(Self.tone(2400, rate: Self.rate)) }  // 1 s of reply
-        XCTAssertEqual(r.offset(for: "model") ?? -1, 1.20, accuracy: 0.01, "the model line points at its first sound")
+        XCTAssertEqual(r.offset(for: .model) ?? -1, 1.20, accuracy: 0.01, "the model line points at its first sound")
         clock.advance(1.5)
         r.replyEnded()
         r.close()
@@ -162,11 +163,11 @@ final class RecordingTests: XCTestCase {
         clock.advance(1)
         guard case .stopped = r.stop() else { return XCTFail("stopped") }
         XCTAssertFalse(r.isRecording)
-        XCTAssertNil(r.offset(for: "system"))
+        XCTAssertNil(r.offset(for: .system))
         r.model(Self.tone(2400, rate: Self.rate))  // not recorded while paused
         clock.advance(60)
         _ = r.start()
-        XCTAssertEqual(r.offset(for: "system") ?? -1, 1, accuracy: 0.001, "the file goes on where it paused")
+        XCTAssertEqual(r.offset(for: .system) ?? -1, 1, accuracy: 0.001, "the file goes on where it paused")
         clock.advance(0.5)
         r.model(Self.tone(2400, rate: Self.rate))
         clock.advance(0.5)
@@ -292,14 +293,14 @@ final class RecordingTests: XCTestCase {
 
     func testOffsetsAreSavedReadBackAndShownInHistoryAndTheExport() throws {
         let store = try TranscriptStore(directory: dir)
-        var user = TranscriptRecord.line(speaker: "user", text: "what is the time", interrupted: false)
+        var user = TranscriptRecord.line(speaker: .user, text: "what is the time", interrupted: false)
         user.recordingOffset = 192.25
-        var model = TranscriptRecord.line(speaker: "model", text: "ten past three", interrupted: false)
+        var model = TranscriptRecord.line(speaker: .model, text: "ten past three", interrupted: false)
         model.recordingOffset = 3725
         store.append(.session(model: "m", voice: "Puck"))
         store.append(user)
         store.append(model)
-        store.append(.line(speaker: "user", text: "not recorded", interrupted: false))
+        store.append(.line(speaker: .user, text: "not recorded", interrupted: false))
         store.close()
         let records = try TranscriptStore.read(store.path)
         XCTAssertEqual(records.map(\.recordingOffset), [nil, 192.25, 3725, nil])

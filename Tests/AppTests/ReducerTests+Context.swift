@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import Live
 import TUI
@@ -23,13 +24,14 @@ extension ReducerTests {
         XCTAssertEqual(s.ui.header.voice, "Kore")
         XCTAssertEqual(lines.last?.1, "changed the instruction, the tools (1 tool) and the voice (Kore) — resumed on a new connection, the conversation continues")
         XCTAssertTrue(applied.contains(.rememberVoice("Kore")))
-        let record = records(applied).first { $0.kind == "context" }
-        XCTAssertEqual(record?.system, "Be a pirate.\nSay arr.")
-        XCTAssertEqual(record?.tools, ["read_file"])
-        XCTAssertEqual(record?.voice, "Kore")
-        XCTAssertEqual(record?.route, "resume")
+        guard var stamped = records(applied).first(where: { $0.kind == .context }), case .context(let record) = stamped.entry else {
+            return XCTFail("a context record")
+        }
+        XCTAssertEqual(record.system, "Be a pirate.\nSay arr.")
+        XCTAssertEqual(record.tools, ["read_file"])
+        XCTAssertEqual(record.voice, "Kore")
+        XCTAssertEqual(record.route, .resume)
 
-        var stamped = record ?? TranscriptRecord(kind: "context")
         stamped.time = "2026-11-24T05:30:00Z"
         let markdown = TranscriptStore.markdown([stamped], title: "t")
         XCTAssertTrue(markdown.contains("> context changed at 2026-11-24T05:30:00Z (through a resume): tools `read_file` · voice Kore\n"), markdown)

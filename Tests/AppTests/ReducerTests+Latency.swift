@@ -3,6 +3,7 @@ import TUI
 import XCTest
 
 @testable import App
+@testable import Conversation
 
 /// The latency stages as the reducer feeds them, and the stats overlay.
 extension ReducerTests {

@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import Live
 import TUI
@@ -14,7 +15,12 @@ extension ReducerTests {
     }
 
     func userRecords(_ fx: [Effect]) -> [String] {
-        records(fx).filter { $0.kind == "user" }.compactMap(\.text)
+        records(fx).filter { $0.kind == .user }.compactMap(\.said?.text)
+    }
+
+    /// The questions of the `resent` records in these effects (nil when the text was not known).
+    func resentQuestions(_ fx: [Effect]) -> [String?] {
+        records(fx).compactMap { if case .resent(let q) = $0.entry { q } else { nil } }
     }
 
     /// What the soak saw 19 times in 20 minutes: a typed turn echoed, the connection dropped before the answer,
@@ -39,8 +45,7 @@ extension ReducerTests {
 
         XCTAssertEqual(userRecords(fx), ["soak turn 13"])
         XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["soak turn 13"])
-        let resent = records(fx).filter { $0.kind == "resent" }
-        XCTAssertEqual(resent.map(\.text), ["soak turn 13"], "the resend is a note on the question")
+        XCTAssertEqual(resentQuestions(fx), ["soak turn 13"], "the resend is a note on the question")
         let markdown = TranscriptStore.markdown(records(fx), title: "soak")
         XCTAssertEqual(markdown.components(separatedBy: "**You:** soak turn 13").count - 1, 1, markdown)
         XCTAssertTrue(markdown.contains("sent again"), markdown)
@@ -134,7 +139,7 @@ extension ReducerTests {
         fx += on(.live(.turnComplete(reason: nil)), at: 9.6)
         XCTAssertEqual(userRecords(fx), ["soak turn 1", "soak turn 2"])
         XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["soak turn 1", "soak turn 2"])
-        XCTAssertEqual(records(fx).filter { $0.kind == "resent" }.map(\.text), ["soak turn 1"])
+        XCTAssertEqual(resentQuestions(fx), ["soak turn 1"])
     }
 
     /// What the hour's soak saw after a silence: the watchdog asked the turn again on the same connection, and
@@ -179,10 +184,15 @@ extension ReducerTests {
         fx += on(.live(.inputTranscription("soak turn 2", finished: true)), at: 3.6)
         fx += on(.live(.outputTranscription("You said soak turn 2.", finished: false)), at: 3.8)
         fx += on(.live(.turnComplete(reason: nil)), at: 4)
-        let models = records(fx).filter { $0.kind == "model" }
-        XCTAssertEqual(models.map(\.text), ["You said soak turn 1.", "You said soak turn 2."])
-        XCTAssertEqual(models.map { $0.interrupted == true }, [false, false], "nothing was cut")
+        let models = records(fx).filter { $0.kind == .model }
+        XCTAssertEqual(models.map(\.said?.text), ["You said soak turn 1.", "You said soak turn 2."])
+        XCTAssertEqual(models.map { $0.said?.interrupted == true }, [false, false], "nothing was cut")
         XCTAssertEqual(userRecords(fx), ["soak turn 1", "soak turn 2", "soak turn 3"])
+        // The transcript keeps them as typed; a session seeded from it gets them as the model had them: each
+        // waiting question after the answer it waited for (soak turn 3 was never sent: it stays at the end).
+        let seed = ResumeSeed(records(fx), model: "gemini-3.8-live").turns.map { "\($0.role ?? "?"): \($0.text)" }
+        XCTAssertEqual(seed, ["user: soak turn 1", "model: You said soak turn 1.", "user: soak turn 2",
+                              "model: You said soak turn 2.", "user: soak turn 3"])
     }
 
     /// What the soak saw when a drop cut a reply: the reply's rest never came, and the answer to the next
@@ -201,9 +211,9 @@ extension ReducerTests {
         fx += key(KeyEvent(.enter), at: 3)
         fx += on(.live(.outputTranscription("You said: soak turn 53.", finished: false)), at: 3.5)
         fx += on(.live(.turnComplete(reason: nil)), at: 4)
-        let models = records(fx).filter { $0.kind == "model" }
-        XCTAssertEqual(models.map(\.text), ["You said: soak turn 52. That's", "You said: soak turn 53."])
-        XCTAssertEqual(models.map { $0.interrupted == true }, [true, false])
+        let models = records(fx).filter { $0.kind == .model }
+        XCTAssertEqual(models.map(\.said?.text), ["You said: soak turn 52. That's", "You said: soak turn 53."])
+        XCTAssertEqual(models.map { $0.said?.interrupted == true }, [true, false])
     }
 
     /// Typed just as the reply to the turn before began (the session saw the reply first and sent the new turn
@@ -224,9 +234,9 @@ extension ReducerTests {
         fx += on(.live(.outputTranscription("You said: soak turn 57.", finished: false)), at: 2.5)
         fx += on(.live(.turnComplete(reason: nil)), at: 3)
         XCTAssertEqual(userRecords(fx), ["soak turn 56", "soak turn 57"])
-        let models = records(fx).filter { $0.kind == "model" }
-        XCTAssertEqual(models.map(\.text), ["You said:", "You said: soak turn 57."])
-        XCTAssertEqual(models.map { $0.interrupted == true }, [true, false])
+        let models = records(fx).filter { $0.kind == .model }
+        XCTAssertEqual(models.map(\.said?.text), ["You said:", "You said: soak turn 57."])
+        XCTAssertEqual(models.map { $0.said?.interrupted == true }, [true, false])
     }
 
     /// Sending again re-arms the echo only for the turn that was sent again: something else said afterwards

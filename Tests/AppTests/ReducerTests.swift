@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import Live
 import TUI
@@ -103,7 +104,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(model?.speaker, .model)
         XCTAssertEqual(model?.text, "It is noon.")
         XCTAssertEqual(model?.interim, "")
-        XCTAssertTrue(fx.contains(.record(.line(speaker: "model", text: "It is noon.", interrupted: false))))
+        XCTAssertTrue(fx.contains(.record(.line(speaker: .model, text: "It is noon.", interrupted: false))))
     }
 
     func testBargeInMarksTheCut() {
@@ -112,7 +113,7 @@ final class ReducerTests: XCTestCase {
         let fx = on(.live(.interrupted))
         XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
         XCTAssertFalse(s.modelResponding)
-        XCTAssertTrue(fx.contains(.record(.line(speaker: "model", text: "Once upon a time", interrupted: true))))
+        XCTAssertTrue(fx.contains(.record(.line(speaker: .model, text: "Once upon a time", interrupted: true))))
         on(.live(.turnComplete(reason: nil)))
         XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .model }.count, 1)
     }
@@ -132,7 +133,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(s.ui.transcript.entries.filter { $0.speaker == .user }.count, 1)
         key(KeyEvent(.escape))
         XCTAssertNil(s.ui.input)
-        XCTAssertEqual(key(.char("q")), [.record(.line(speaker: "model", text: "hi", interrupted: true)), .quit],
+        XCTAssertEqual(key(.char("q")), [.record(.line(speaker: .model, text: "hi", interrupted: true)), .quit],
                        "q quits once the input line is closed, saving the reply in progress")
     }
 
@@ -152,7 +153,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(key(.ctrl("c")), [.speaker(.cutReply)])
         XCTAssertEqual(s.ui.transcript.entries.last?.interrupted, true)
         XCTAssertFalse(s.quitting)
-        XCTAssertEqual(key(.ctrl("c")), [.record(.line(speaker: "model", text: "a long answer", interrupted: true)), .quit])
+        XCTAssertEqual(key(.ctrl("c")), [.record(.line(speaker: .model, text: "a long answer", interrupted: true)), .quit])
         XCTAssertTrue(s.quitting)
     }
 
@@ -361,7 +362,7 @@ final class ReducerTests: XCTestCase {
         live()
         on(.live(.outputTranscription("Half a rep", finished: false)))
         let fx = on(.quitRequested)
-        XCTAssertEqual(fx.first, .record(.line(speaker: "model", text: "Half a rep", interrupted: true)))
+        XCTAssertEqual(fx.first, .record(.line(speaker: .model, text: "Half a rep", interrupted: true)))
         XCTAssertEqual(fx.last, .quit)
     }
 
@@ -458,7 +459,7 @@ final class ReducerTests: XCTestCase {
         records += on(.live(.turnComplete(reason: nil)))
         XCTAssertEqual(lines.filter { $0.0 == .user }.map(\.1), ["stop please"])
         XCTAssertEqual(lines.filter { $0.0 == .model }.map(\.1), ["Once upon a time there", "Stopped."])
-        let users = records.filter { if case .record(let r) = $0, r == .line(speaker: "user", text: "stop please", interrupted: false) { true } else { false } }
+        let users = records.filter { if case .record(let r) = $0, r == .line(speaker: .user, text: "stop please", interrupted: false) { true } else { false } }
         XCTAssertEqual(users.count, 1, "\(users)")
         XCTAssertNil(s.typedTurn)
     }

@@ -1,3 +1,5 @@
+@testable import Conversation
+import AppTesting
 import Foundation
 import Live
 import XCTest
@@ -23,17 +25,9 @@ final class ResumeTests: XCTestCase {
     @discardableResult
     func conversation(
         at start: Date, model: String = "gemini-3.8-live", voice: String = "Kore", system: String? = nil,
-        _ said: [(String, String)]
+        _ said: [(TranscriptRecord.Speaker, String)]
     ) throws -> String {
-        var now = start
-        let store = try TranscriptStore(directory: dir, clock: { now })
-        store.append(.session(model: model, voice: voice, system: system))
-        for (kind, text) in said {
-            now += 10
-            store.append(.line(speaker: kind, text: text, interrupted: false))
-        }
-        store.close()
-        return store.path
+        try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said)
     }
 
     /// Three days and an hour before now: "3 days ago" however long the test takes.
@@ -49,9 +43,9 @@ final class ResumeTests: XCTestCase {
     }
 
     func testIDsResolveByUniquePrefixAndSayWhatMatchesWhenTheyDoNot() throws {
-        let first = try conversation(at: Date(timeIntervalSince1970: 1_790_000_000), [("user", "one")])
-        let second = try conversation(at: Date(timeIntervalSince1970: 1_790_000_060), [("user", "two")])
-        let latest = try conversation(at: Date(), [("user", "three")])
+        let first = try conversation(at: Date(timeIntervalSince1970: 1_790_000_000), [(.user, "one")])
+        let second = try conversation(at: Date(timeIntervalSince1970: 1_790_000_060), [(.user, "two")])
+        let latest = try conversation(at: Date(), [(.user, "three")])
         XCTAssertEqual(try ConversationID.resolve(nil, in: dir), latest)
         XCTAssertEqual(try ConversationID.resolve("latest", in: dir), latest)
         XCTAssertEqual(try ConversationID.resolve(ConversationID.id(of: second), in: dir), second)
@@ -71,7 +65,7 @@ final class ResumeTests: XCTestCase {
     func testThePlanCarriesTheModelVoiceAndSystemUnlessTheCommandLineChoseThem() throws {
         let path = try conversation(
             at: threeDaysAgo, model: "gemini-2.5-flash-native-audio-preview-12-2025", voice: "Kore", system: "You are a pirate.",
-            [("user", "ahoy"), ("model", "Arr.")])
+            [(.user, "ahoy"), (.model, "Arr.")])
         var config = Config()
         let plan = try ResumePlan.make(nil, directory: dir, handles: ResumeStore(path: resumeFile), config: &config, chosen: .init())
         XCTAssertEqual(plan.transcript, path)
@@ -93,8 +87,8 @@ final class ResumeTests: XCTestCase {
     }
 
     func testTheHandleIsUsedOnlyForItsConversationWithinTwoHours() throws {
-        let old = try conversation(at: threeDaysAgo, [("user", "old")])
-        let latest = try conversation(at: Date(), [("user", "new")])
+        let old = try conversation(at: threeDaysAgo, [(.user, "old")])
+        let latest = try conversation(at: Date(), [(.user, "new")])
         let handles = ResumeStore(path: resumeFile)
         handles.save(.init(handle: Secret("simh-1"), savedAt: Date().timeIntervalSince1970 - 600, model: "gemini-3.8-live", voice: "Kore", transcript: latest))
         var config = Config()
@@ -117,7 +111,7 @@ final class ResumeTests: XCTestCase {
         var records = [TranscriptRecord.session(model: "gemini-3.1-flash-live-preview", voice: "Puck")]
         // 100 turns of 1,000 bytes each (about 250 tokens): 3.1's window is 32,768 tokens, half of it holds 65.
         for i in 0..<100 {
-            records.append(.line(speaker: i % 2 == 0 ? "user" : "model", text: String(format: "%04d", i) + String(repeating: "x", count: 996), interrupted: false))
+            records.append(.line(speaker: i % 2 == 0 ? .user : .model, text: String(format: "%04d", i) + String(repeating: "x", count: 996), interrupted: false))
             records.append(.usage(UsageMetadata()))
         }
         let small = ResumeSeed(records, model: "gemini-3.1-flash-live-preview")
@@ -145,7 +139,7 @@ final class ResumeTests: XCTestCase {
     // MARK: - the transcript file
 
     func testContinuingAFileCutsATornLastLineAndAppends() throws {
-        let path = try conversation(at: threeDaysAgo, [("user", "before the crash")])
+        let path = try conversation(at: threeDaysAgo, [(.user, "before the crash")])
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"kind":"model","text":"cut sh"#.utf8))
@@ -156,13 +150,13 @@ final class ResumeTests: XCTestCase {
         XCTAssertTrue(store.continuing)
         XCTAssertEqual(store.cutOff, #"{"kind":"model","text":"cut sh"#.utf8.count)
         store.append(.session(model: "gemini-3.8-live", voice: "Kore", continued: true))
-        store.append(.line(speaker: "user", text: "after the crash", interrupted: false))
+        store.append(.line(speaker: .user, text: "after the crash", interrupted: false))
         store.close()
 
         let reading = try TranscriptReader.read(path)
         XCTAssertTrue(reading.problems.isEmpty, reading.unread ?? "")
-        XCTAssertEqual(reading.records.compactMap(\.text), ["before the crash", "after the crash"])
-        XCTAssertEqual(reading.records.filter { $0.kind == "session" }.map { $0.resumed == true }, [false, true])
+        XCTAssertEqual(reading.records.compactMap(\.said?.text), ["before the crash", "after the crash"])
+        XCTAssertEqual(reading.records.compactMap(\.session).map(\.continued), [false, true])
         XCTAssertGreaterThan(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int), before)
         XCTAssertEqual(HistoryIndex.summaries(in: dir).count, 1, "history shows one conversation")
         XCTAssertEqual(HistoryIndex.summaries(in: dir).first?.turns, 2)

@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import XCTest
 
@@ -20,8 +21,8 @@ final class TranscriptReaderTests: XCTestCase {
     func saved() throws -> String {
         let store = try TranscriptStore(directory: dir)
         store.append(.session(model: "m", voice: "Puck"))
-        store.append(.line(speaker: "user", text: "hello there", interrupted: false))
-        store.append(.line(speaker: "model", text: "hi, what can I do", interrupted: false))
+        store.append(.line(speaker: .user, text: "hello there", interrupted: false))
+        store.append(.line(speaker: .model, text: "hi, what can I do", interrupted: false))
         store.close()
         return store.path
     }
@@ -35,8 +36,8 @@ final class TranscriptReaderTests: XCTestCase {
 
     func testAWholeFileReadsEveryRecordAndNamesNothing() throws {
         let reading = try TranscriptReader.read(try saved())
-        XCTAssertEqual(reading.records.map(\.kind), ["session", "user", "model"])
-        XCTAssertEqual(reading.records.first?.format, TranscriptRecord.format)
+        XCTAssertEqual(reading.records.map(\.kind), [.session, .user, .model])
+        XCTAssertEqual(reading.records.first?.session?.format, TranscriptRecord.format)
         XCTAssertEqual(reading.problems, [])
         XCTAssertNil(reading.unread)
     }
@@ -45,7 +46,7 @@ final class TranscriptReaderTests: XCTestCase {
         let path = try saved()
         try append(Array(#"{"kind":"user","text":"half a sen"#.utf8), to: path)
         let reading = try TranscriptReader.read(path)
-        XCTAssertEqual(reading.records.map(\.text), [nil, "hello there", "hi, what can I do"])
+        XCTAssertEqual(reading.records.map(\.said?.text), [nil, "hello there", "hi, what can I do"])
         XCTAssertEqual(reading.problems, [.tornLastLine(line: 4, bytes: 33)])
         XCTAssertTrue(reading.unread?.contains("line 4 is cut short") == true, reading.unread ?? "")
     }
@@ -54,7 +55,7 @@ final class TranscriptReaderTests: XCTestCase {
         let path = try saved()
         try append(Array(#"{"kind":"user","text":"no newline"}"#.utf8), to: path)
         let reading = try TranscriptReader.read(path)
-        XCTAssertEqual(reading.records.last?.text, "no newline")
+        XCTAssertEqual(reading.records.last?.said?.text, "no newline")
         XCTAssertEqual(reading.problems, [])
     }
 
@@ -65,7 +66,7 @@ final class TranscriptReaderTests: XCTestCase {
             + Array(#"{"kind":"model","text":"after the garbage"}"#.utf8) + [0x0A], to: path)
         let reading = try TranscriptReader.read(path)
         XCTAssertEqual(reading.records.count, 4)
-        XCTAssertEqual(reading.records.last?.text, "after the garbage")
+        XCTAssertEqual(reading.records.last?.said?.text, "after the garbage")
         XCTAssertEqual(reading.problems, [.notARecord(line: 4), .notARecord(line: 5)])
     }
 
@@ -73,7 +74,7 @@ final class TranscriptReaderTests: XCTestCase {
         let path = try saved()
         try append(Array("{\"kind\":\"hologram\\u001b[31m\",\"text\":\"x\"}\n{\"kind\":\"user\",\"text\":\"still here\"}\n".utf8), to: path)
         let reading = try TranscriptReader.read(path)
-        XCTAssertEqual(reading.records.last?.text, "still here")
+        XCTAssertEqual(reading.records.last?.said?.text, "still here")
         XCTAssertEqual(reading.problems, [.unknownKind(line: 4, kind: "hologram\u{1B}[31m")])
         let message = try XCTUnwrap(reading.unread)
         XCTAssertTrue(message.contains("hologram"), message)
@@ -85,7 +86,7 @@ final class TranscriptReaderTests: XCTestCase {
         try append(Array("{\"format\":2,\"kind\":\"session\"}\n{\"kind\":\"user\",\"text\":\"from the future\"}\n".utf8), to: path)
         let reading = try TranscriptReader.read(path)
         XCTAssertEqual(reading.records.count, 3)
-        XCTAssertFalse(reading.records.contains { $0.text == "from the future" })
+        XCTAssertFalse(reading.records.contains { $0.said?.text == "from the future" })
         XCTAssertEqual(reading.problems, [.newerFormat(line: 4, format: 2, linesLeft: 2)])
         XCTAssertTrue(reading.unread?.contains("newer parley (transcript format 2") == true, reading.unread ?? "")
     }

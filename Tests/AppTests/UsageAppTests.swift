@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import Live
 import TUI
@@ -162,7 +163,7 @@ final class UsageAppTests: XCTestCase {
         on(.live(.setupComplete(resumed: false)))
         var records = [TranscriptRecord.session(model: LiveModel.defaultID, voice: "Puck")]
         for i in 1...3 {
-            records.append(.line(speaker: "user", text: "question \(i)", interrupted: false))
+            records.append(.line(speaker: .user, text: "question \(i)", interrupted: false))
             for e in on(.live(.usage(Self.turn(i)))) { if case .record(let r) = e { records.append(r) } }
         }
         let md = TranscriptStore.markdown(records, title: "t", prices: Self.config().priceTable)

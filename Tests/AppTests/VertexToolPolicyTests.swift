@@ -1,3 +1,4 @@
+@testable import Conversation
 import Live
 import XCTest
 

@@ -1,3 +1,4 @@
+@testable import Conversation
 import Foundation
 import Live
 import TUI
@@ -41,7 +42,7 @@ final class VisionReducerTests: XCTestCase {
         let sent = on(.vision(.sent([image()], thumbnail: thumb, question: "what colour is this?", failure: nil)))
         XCTAssertEqual(Array(lines.suffix(2)), ["[image] red.png (170 B, 64×48, 4 B JPEG sent)", "what colour is this?"])
         XCTAssertTrue(sent.contains(.live(.sendText("what colour is this?"))))
-        XCTAssertTrue(sent.contains(.record(.line(speaker: "user", text: "[image] red.png (170 B, 64×48, 4 B JPEG sent)", interrupted: false))))
+        XCTAssertTrue(sent.contains(.record(.line(speaker: .user, text: "[image] red.png (170 B, 64×48, 4 B JPEG sent)", interrupted: false))))
         XCTAssertEqual(s.ui.thumbnail, thumb)
         XCTAssertNil(s.status, "the sending note goes once the images went out")
     }

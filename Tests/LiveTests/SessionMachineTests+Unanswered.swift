@@ -102,6 +102,26 @@ extension SessionMachineTests {
         server(ServerContent(outputTranscription: Transcription(text: "Second")), on: id)
         XCTAssertEqual(sends(on(.text("three")), on: id), [typed("three")])
     }
+
+    /// A turn waiting through a planned hand-over is sent again on the new connection, and the watchdog
+    /// measures from that send: with the old clock it fired 2 s after the resend and sent the turn a third
+    /// time while the new connection was still answering it.
+    func testAHandOverStartsTheWatchdogAgainFromTheResend() {
+        let (first, _) = goLive(on(.start))
+        handleUpdate(on: first)
+        on(.text("what is the time"))
+        now += 10
+        let handover = server(ServerMessage(goAway: GoAway(timeLeft: "0s")), on: first)
+        now += 0.5
+        let resentAt = now
+        let (next, live) = goLive(handover)
+        XCTAssertEqual(sends(live, on: next), [typed("what is the time")])
+        XCTAssertEqual(timer, resentAt + 12, "a full reply timeout from the resend")
+        XCTAssertEqual(on(.closed(connection: first, .normal)), [])
+        let stalled = fireTimer()
+        XCTAssertEqual(now, resentAt + 12)
+        XCTAssertEqual(events(stalled), [.replyStalled(.noReply(seconds: 12), recovery: .nudge)])
+    }
 }
 
 extension SessionMachineTests {

@@ -3,6 +3,7 @@ import Foundation
 import Live
 import Logging
 import TUI
+import Conversation
 
 /// One turn without the TUI.
 struct Ask: AsyncParsableCommand {

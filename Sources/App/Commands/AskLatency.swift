@@ -1,3 +1,4 @@
+import Conversation
 import Live
 import ParleyTime
 import ParleyLock

@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import Live
 import TUI
@@ -39,7 +40,7 @@ final class AskPrinter {
             emitError("connection lost (\(after.codeAndReason): \(after.message)); retrying in \(String(format: "%.1f", delay)) s (attempt \(attempt))")
         case .freshSession(let cause):
             endLine()
-            emitError(Self.freshSessionLine(cause))
+            emitError(SessionLines.freshSession(cause))
         case .turnResent:
             endLine()
             emitError("the question had no answer yet: asked again on the new connection")
@@ -47,7 +48,7 @@ final class AskPrinter {
             emitError("offline: the question waits until the connection is back")
         case .replyStalled(let finding, let recovery):
             endLine()
-            emitError(Self.stallLine(finding, recovery))
+            emitError(SessionLines.stall(finding, recovery))
         default: break
         }
     }
@@ -78,21 +79,6 @@ final class AskPrinter {
         let addition = joined.addition(after: printed)
         printed += addition
         emit(addition)
-    }
-
-    /// What the watchdog noticed and what parley does about it.
-    static func stallLine(_ finding: ReplyWatchdog.Finding, _ recovery: ReplyWatchdog.Recovery) -> String {
-        "\(finding) — " + (recovery == .nudge ? "asking again" : "resuming on a new connection")
-    }
-
-    /// The one line that tells the user the conversation moved to a new session.
-    static func freshSessionLine(_ cause: ConnectionMachine.FreshSessionCause) -> String {
-        switch cause {
-        case .handleRefused(let r):
-            "the service could not resume the conversation (\(r.codeAndReason)); continuing in a new session seeded with the conversation so far"
-        case .handleExpired(let age):
-            "the conversation's resumption handle expired (\(Int(age / 60)) min old); continuing in a new session seeded with the conversation so far"
-        }
     }
 
     /// One line for code the model ran or a search it made.

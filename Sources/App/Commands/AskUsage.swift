@@ -1,3 +1,4 @@
+import Conversation
 import Live
 
 /// `ask`'s usage: each turn priced as its usage arrives, a `usage` line per turn for `--json`, a `usageSummary`

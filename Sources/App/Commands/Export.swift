@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Live
 import TUI
+import Conversation
 
 /// `parley export`: a saved session as Markdown.
 struct Export: ParsableCommand {
@@ -47,12 +48,15 @@ extension TranscriptStore {
     /// running total) and the total, priced with the table for the session's model (Vertex's prices when the
     /// service sent a `trafficType`, which only Vertex does). Empty when the session has no usage.
     static func usageMarkdown(_ records: [TranscriptRecord], prices table: PriceTable) -> String {
-        let model = records.first { $0.kind == "session" }?.model ?? LiveModel.defaultID
-        let vertex = records.contains { $0.usage?.trafficType != nil }
+        let model = records.lazy.compactMap(\.session).first?.model ?? LiveModel.defaultID
+        let vertex = records.contains { if case .usage(let u) = $0.entry { u.trafficType != nil } else { false } }
         var usage = UsageState(model: model, backend: vertex ? .vertex : .aiStudio, table: table, slidingWindow: false, budget: nil)
         for r in records {
-            if r.kind == "usageCarried", let c = r.carried { usage.carry(c) }
-            if r.kind == "usage", let u = r.usage { usage.record(u) }
+            switch r.entry {
+            case .usageCarried(let c): usage.carry(c)
+            case .usage(let u): usage.record(u)
+            default: break
+            }
         }
         guard usage.ledger.turnCount > 0 else { return "" }
         func n(_ v: Int?) -> String { v.map(HeaderView.grouped) ?? "—" }

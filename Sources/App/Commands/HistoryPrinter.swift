@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import TUI
 #if canImport(Glibc)
@@ -118,12 +119,13 @@ struct HistoryPrinter {
     /// One said line: its time, who said it and the text, the searched words marked.
     private func said(_ r: TranscriptRecord, words: [String], style: Style?) -> String {
         let time = r.time.flatMap(ConversationSummary.seconds).map { Self.localTime($0, seconds: true) } ?? "?"
-        let who = r.kind == "user" ? "You" : "Gemini"
+        let user = r.turn?.speaker == .user
+        let who = user ? "You" : "Gemini"
         let prefix = "  \(time)  \(Self.pad(who, 6))  "
-        var text = Self.clean(r.text)
+        var text = Self.clean(r.said?.text)
         if let width { text = Self.window(text, around: words, columns: max(10, width - DisplayWidth.of(prefix))) }
         let marked = style == nil ? mark(text, words: words) : text
-        let whoPainted = style == nil && r.kind == "user" ? paint(who, .user) : who
+        let whoPainted = style == nil && user ? paint(who, .user) : who
         let line = "  \(time)  \(whoPainted)\(String(repeating: " ", count: max(0, 6 - who.count)))  \(marked)"
         return (style.map { paint(line, $0) } ?? line) + "\n"
     }
@@ -169,9 +171,9 @@ struct HistoryPrinter {
     // MARK: - One conversation
 
     func conversation(_ id: String, _ records: [TranscriptRecord]) -> String {
-        let summaryLine = records.first { $0.kind == "session" }.map { s in
-            "model \(Self.clean(s.model ?? "?")) · voice \(Self.clean(s.voice ?? "?"))"
-                + (s.time.flatMap(ConversationSummary.seconds).map { " · started " + Self.localTime($0, seconds: false) } ?? "")
+        let summaryLine = records.first { $0.session != nil }.map { r in
+            "model \(Self.clean(r.session?.model ?? "?")) · voice \(Self.clean(r.session?.voice ?? "?"))"
+                + (r.time.flatMap(ConversationSummary.seconds).map { " · started " + Self.localTime($0, seconds: false) } ?? "")
         }
         var out = paint(id, .id) + (summaryLine.map { "  " + paint($0, .dim) } ?? "") + "\n"
         for r in records {
@@ -185,15 +187,15 @@ struct HistoryPrinter {
                     out += (style.map { paint(line, $0) } ?? line) + "\n"
                 }
             }
-            switch r.kind {
-            case "user": row("You", (r.recordingMark.map { $0 + " " } ?? "") + (r.text ?? ""))
-            case "model": row("Gemini", (r.recordingMark.map { $0 + " " } ?? "") + (r.text ?? "") + (r.interrupted == true ? " (interrupted)" : ""))
-            case "system": row("", r.text ?? "", .dim)
-            case "error": row("", r.text ?? "", .error)
-            case "tool": row("tool", "\(r.toolName ?? "?") — \(r.state ?? "?")", .dim)
-            case "voice": row("", "voice changed to \(r.voice ?? "?")", .dim)
-            case "session" where r.resumed == true:
-                row("", "continued with model \(r.model ?? "?"), voice \(r.voice ?? "?")", .dim)
+            let mark = r.recordingMark.map { $0 + " " } ?? ""
+            switch r.entry {
+            case .said(let s) where s.speaker == .user: row("You", mark + s.text)
+            case .said(let s) where s.speaker == .model: row("Gemini", mark + s.text + (s.interrupted ? " (interrupted)" : ""))
+            case .said(let s): row("", s.text, s.speaker == .error ? .error : .dim)
+            case .tool(let t): row("tool", "\(t.name) — \(t.state.rawValue)", .dim)
+            case .voice(let name, _): row("", "voice changed to \(name)", .dim)
+            case .session(let s) where s.continued:
+                row("", "continued with model \(s.model), voice \(s.voice)", .dim)
             default: break
             }
         }

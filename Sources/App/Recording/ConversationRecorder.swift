@@ -1,19 +1,8 @@
+import Conversation
 import Dispatch
 import ParleyTime
 import PulseAudio
 import ParleyLock
-
-/// What the recorder tells the reducer (through the event queue, or as an effect's answer).
-enum RecordingEvent: Sendable, Equatable {
-    /// Recording (again), into this file.
-    case started(path: String)
-    /// Paused by the user; the file stays open for the rest of the conversation.
-    case stopped(path: String)
-    /// The recording could not start, or stopped for good (a full disk, an unwritable directory).
-    case failed(RecordingFailure)
-    /// The writer could not keep up and dropped this much sound (said once).
-    case fellBehind(seconds: Double)
-}
 
 /// The conversation's sound as it happened, one file beside its transcript: the mic as sent on the left, the
 /// model as played on the right. The audio threads hand their samples over (`mic`, `model`, `modelCut`)
@@ -181,16 +170,16 @@ final class ConversationRecorder: Sendable {
     /// The offset into the recording a transcript record of `kind` gets, in seconds: a `user` line the start of
     /// the speech it transcribes, a `model` line the start of its reply's sound, anything else now. Nil while
     /// nothing is being recorded.
-    func offset(for kind: String) -> Double? {
+    func offset(for kind: TranscriptRecord.Kind) -> Double? {
         let now = time.now()
         let frame: Int? = clock.withLock { c in
             guard c.running else { return nil }
             let current = c.frame(at: now)
             switch kind {
-            case "user":
+            case .user:
                 defer { c.userSpeechStart = nil }
                 return c.userSpeechStart ?? current
-            case "model":
+            case .model:
                 return c.replyStart ?? current
             default:
                 return current

@@ -1,18 +1,15 @@
+import Conversation
 import Foundation
 import FFmpeg
 import ParleySpawn
+import ParleyTime
 import PulseAudio
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Why a recording stopped or could not start, in words for the status line, with what to do.
-struct RecordingFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    var message: String
-    var hint: String
-    var description: String { "\(message) — \(hint)" }
-
+extension RecordingFailure {
     /// A failed write or open of `path` with `errno` `code`.
     static func io(_ code: Int32, path: String, doing: String) -> RecordingFailure {
         switch code {
@@ -239,12 +236,12 @@ final class OpusRecording: RecordingOutput {
         finished = true
         if input >= 0 { Glibc.close(input); input = -1 }
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = TimeSource.monotonicSeconds() + 5
         var reaped = false
         while !reaped {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid || (r < 0 && errno != EINTR) { reaped = true; break }
-            if Date() > deadline {
+            if TimeSource.monotonicSeconds() > deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
                 reaped = true

@@ -1,3 +1,4 @@
+import Conversation
 import Live
 import Logging
 import ParleyTime
@@ -42,12 +43,7 @@ final class ConversationLoop {
         logger.info("first frame drawn \(Int(((time.now() - launchedAt) * 1000).rounded())) ms after launch")
 
         func apply(_ event: AppEvent) {
-            var pending = [event]
-            while !pending.isEmpty {
-                for effect in Reducer.reduce(&state, pending.removeFirst(), now: time.now()) {
-                    pending += runner.perform(effect, state: state)
-                }
-            }
+            Reducer.apply(event, to: &state, now: time.now) { runner.perform($0, state: $1) }
         }
 
         let terminal = launch.terminal

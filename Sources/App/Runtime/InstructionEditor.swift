@@ -1,21 +1,10 @@
+import Conversation
 import Foundation
 import ParleySpawn
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// How editing the instruction ended.
-enum InstructionEdit: Sendable, Equatable {
-    /// Saved with new text (trimmed).
-    case changed(String)
-    /// Saved as it was, or not saved.
-    case unchanged
-    /// Saved empty: taken as "never mind", not as "remove the instruction".
-    case empty
-    /// The editor could not start, or exited with an error: the instruction stays.
-    case failed(String)
-}
 
 /// Opens the system instruction in the user's editor, as git does for a commit message: `$VISUAL`, else
 /// `$EDITOR`, else `vi`, run through `/bin/sh` (so `EDITOR="code --wait"` works) on a private temporary file

@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import Live
 import LiveSimulator
@@ -206,11 +207,11 @@ struct Launch {
     static func showEarlier(_ resume: ResumePlan, in transcript: inout TranscriptModel) {
         let first = resume.records.first(where: { $0.time != nil })?.time.flatMap(ConversationSummary.seconds)
         transcript.append(.system, "earlier in this conversation" + (first.map { " (\(HistoryPrinter.localTime($0, seconds: false)))" } ?? "") + ":")
-        for r in resume.records {
-            switch r.kind {
-            case "user": transcript.append(.user, r.text ?? "")
-            case "model": transcript.append(.model, r.text ?? "", interrupted: r.interrupted == true)
-            default: break
+        for case let turn? in resume.records.lazy.map(\.turn) {
+            if turn.speaker == .user {
+                transcript.append(.user, turn.text)
+            } else {
+                transcript.append(.model, turn.text, interrupted: turn.interrupted)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Conversation
 import PulseAudio
 import TUI
 

@@ -31,12 +31,12 @@ struct ConversationSummary: Codable, Equatable, Sendable {
         for i in 0..<min(lines.count, Self.headLines) {
             guard let r = lines.decode(i, with: decoder) else { continue }
             if start == nil, let t = r.time { start = Self.seconds(t) }
-            if r.kind == "session", model == nil {
-                model = r.model
-                voice = r.voice
-                persona = r.system.flatMap { $0.split(whereSeparator: \.isNewline).first.map(String.init) }
+            if let session = r.session, model == nil {
+                model = session.model
+                voice = session.voice
+                persona = session.system.flatMap { $0.split(whereSeparator: \.isNewline).first.map(String.init) }
             }
-            if firstWords == nil, r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty {
+            if firstWords == nil, let text = r.turn?.text, !text.isEmpty {
                 firstWords = String(text.prefix(200))
             }
             if model != nil, firstWords != nil, start != nil { break }

@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import Live
 import ParleyTime
@@ -36,9 +37,15 @@ struct ResumePlan: Sendable {
     ) throws(ParleyError) -> ResumePlan {
         let path = try ConversationID.resolve(id, in: directory)
         let reading = try TranscriptReader.read(path)
-        let sessions = reading.records.filter { $0.kind == "session" }
+        let sessions = reading.records.compactMap(\.session)
         let model = sessions.last?.model
-        let voice = reading.records.last(where: { ($0.kind == "session" || $0.kind == "voice") && $0.voice != nil })?.voice
+        let voice = reading.records.reversed().lazy.compactMap { r -> String? in
+            switch r.entry {
+            case .session(let s): s.voice
+            case .voice(let name, _): name
+            default: nil
+            }
+        }.first
         let system = sessions.last(where: { $0.system != nil })?.system
         if !chosen.model, let model, Self.canContinue(on: model, config) { config.model = model }
         if !chosen.voice, let voice, let v = Voice.named(voice) { config.voice = v.name }
@@ -117,8 +124,9 @@ struct ResumeSeed: Equatable, Sendable {
         var kept: [Content] = []
         var (tokens, characters, said) = (0, 0, 0)
         var full = false
-        for r in records.reversed() {
-            guard r.kind == "user" || r.kind == "model", let text = r.text, !text.isEmpty else { continue }
+        for turn in Self.turnsAsAsked(records).reversed() {
+            guard !turn.text.isEmpty else { continue }
+            let text = turn.text
             said += 1
             if full { continue }
             let t = TurnSize.estimatedTokens(bytes: text.utf8.count), c = text.count
@@ -128,10 +136,38 @@ struct ResumeSeed: Equatable, Sendable {
             }
             tokens += t
             characters += c
-            kept.append(Content(role: r.kind, text: text))
+            kept.append(Content(role: turn.speaker.rawValue, text: text))
         }
         turns = kept.reversed()
         leftOut = said - kept.count
+    }
+
+    /// Both sides' lines in the order the model had them. The transcript keeps a typed question where it was
+    /// typed, but one that waited in the session's queue (its line, then a `queued` record with its text) went
+    /// out at its `sent` record, after the reply it waited for: there it goes, so the seed does not show it
+    /// answered by that earlier reply. Ones never sent come last, in the order they waited.
+    static func turnsAsAsked(_ records: [TranscriptRecord]) -> [TranscriptRecord.Said] {
+        var turns: [TranscriptRecord.Said?] = []
+        var waiting: [Int: Int] = [:]  // a queued turn's id → its line's place in `turns`
+        for r in records {
+            switch r.entry {
+            case .said(let said) where r.turn != nil:
+                turns.append(said)
+            case .queued(let id, let text):
+                if let i = turns.lastIndex(where: { $0?.speaker == .user && $0?.text == text }) { waiting[id] = i }
+            case .sent(let id):
+                if let i = waiting.removeValue(forKey: id), let said = turns[i] {
+                    turns[i] = nil
+                    turns.append(said)
+                }
+            default:
+                break
+            }
+        }
+        // Still waiting when the conversation ended: the model never had them; they are the last questions.
+        let unsent = waiting.sorted { $0.key < $1.key }.compactMap { turns[$0.value] }
+        for (_, i) in waiting { turns[i] = nil }
+        return turns.compactMap { $0 } + unsent
     }
 
     var limitDescription: String {

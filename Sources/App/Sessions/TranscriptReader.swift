@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import TUI
 #if canImport(Glibc)
@@ -63,13 +64,19 @@ struct TranscriptLines {
 
     var count: Int { ranges.count }
 
-    /// Line `i` decoded, or nil when it is not a record (garbage, a torn line, another kind of JSON).
+    /// Line `i` decoded, or nil when it is not a record this parley reads (garbage, a torn line, another kind of
+    /// JSON, an unknown kind, a newer format).
     func decode(_ i: Int, with decoder: JSONDecoder) -> TranscriptRecord? {
+        try? decodeRecord(i, with: decoder)
+    }
+
+    /// Line `i` decoded; a line of a known shape that is still not read throws `TranscriptRecord.NotRead`.
+    func decodeRecord(_ i: Int, with decoder: JSONDecoder) throws -> TranscriptRecord {
         let r = ranges[i]
-        return bytes.withUnsafeBufferPointer { buf -> TranscriptRecord? in
-            guard let base = buf.baseAddress else { return nil }
+        return try bytes.withUnsafeBufferPointer { buf throws -> TranscriptRecord in
+            guard let base = buf.baseAddress else { throw CocoaError(.coderReadCorrupt) }
             let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base + r.lowerBound), count: r.count, deallocator: .none)
-            return try? decoder.decode(TranscriptRecord.self, from: data)
+            return try decoder.decode(TranscriptRecord.self, from: data)
         }
     }
 
@@ -186,19 +193,16 @@ enum TranscriptReader {
         out.records.reserveCapacity(lines.count)
         for i in 0..<lines.count {
             let isLast = i == lines.count - 1
-            guard let record = lines.decode(i, with: decoder) else {
-                out.problems.append(isLast && lines.torn ? .tornLastLine(line: i + 1, bytes: lines.ranges[i].count) : .notARecord(line: i + 1))
-                continue
-            }
-            if let format = record.format, format > TranscriptRecord.format {
+            do {
+                out.records.append(try lines.decodeRecord(i, with: decoder))
+            } catch TranscriptRecord.NotRead.newerFormat(let format) {
                 out.problems.append(.newerFormat(line: i + 1, format: format, linesLeft: lines.count - i))
                 break
+            } catch TranscriptRecord.NotRead.unknownKind(let kind) {
+                out.problems.append(.unknownKind(line: i + 1, kind: kind))
+            } catch {
+                out.problems.append(isLast && lines.torn ? .tornLastLine(line: i + 1, bytes: lines.ranges[i].count) : .notARecord(line: i + 1))
             }
-            guard TranscriptRecord.Kind(rawValue: record.kind) != nil else {
-                out.problems.append(.unknownKind(line: i + 1, kind: record.kind))
-                continue
-            }
-            out.records.append(record)
         }
         return out
     }

@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 
 /// Finds lines said in saved conversations (both sides, typed and spoken) that hold every word asked for,
@@ -37,8 +38,6 @@ struct TranscriptSearch {
         return words.allSatisfy { lower.contains($0) }
     }
 
-    static func isSaid(_ r: TranscriptRecord) -> Bool { r.kind == "user" || r.kind == "model" }
-
     /// The matches in one transcript, in order.
     func search(_ lines: TranscriptLines, conversation: String) -> [Match] {
         guard !words.isEmpty else { return [] }
@@ -46,7 +45,7 @@ struct TranscriptSearch {
         var out: [Match] = []
         for i in 0..<lines.count {
             guard patterns.allSatisfy({ $0.map { lines.lineContains(i, lowercasedASCII: $0) } ?? true }),
-                let r = lines.decode(i, with: decoder), Self.isSaid(r), let text = r.text, matches(text)
+                let r = lines.decode(i, with: decoder), let text = r.turn?.text, matches(text)
             else { continue }
             out.append(Match(conversation: conversation, line: r, index: i, context: context(lines, around: i, decoder: decoder)))
         }
@@ -63,10 +62,10 @@ struct TranscriptSearch {
 
     private func context(_ lines: TranscriptLines, around i: Int, decoder: JSONDecoder) -> (index: Int, record: TranscriptRecord)? {
         for j in stride(from: i - 1, through: max(0, i - 20), by: -1) {
-            if let r = lines.decode(j, with: decoder), Self.isSaid(r) { return (j, r) }
+            if let r = lines.decode(j, with: decoder), r.turn != nil { return (j, r) }
         }
         for j in stride(from: i + 1, to: min(lines.count, i + 21), by: 1) {
-            if let r = lines.decode(j, with: decoder), Self.isSaid(r) { return (j, r) }
+            if let r = lines.decode(j, with: decoder), r.turn != nil { return (j, r) }
         }
         return nil
     }

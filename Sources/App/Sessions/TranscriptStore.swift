@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import ParleyTime
 #if canImport(Glibc)
@@ -158,33 +159,33 @@ final class TranscriptStore {
         var out = "# \(TerminalText.sanitized(title, .singleLine))\n\n"
         for stored in records {
             let r = stored.sanitized
-            switch r.kind {
-            case "session" where r.resumed == true:
-                out += "_Continued with model \(r.model ?? "?"), voice \(r.voice ?? "?"), at \(r.time ?? "?")._\n\n"
-            case "session":
-                out += "_Model \(r.model ?? "?"), voice \(r.voice ?? "?"), started \(r.time ?? "?")._\n\n"
-            case "user":
-                out += "**You:**\(r.recordingMark.map { " `\($0)`" } ?? "") \(r.text ?? "")\n\n"
-            case "model":
-                out += "**Gemini:**\(r.recordingMark.map { " `\($0)`" } ?? "") \(r.text ?? "")\(r.interrupted == true ? " _(interrupted)_" : "")\n\n"
-            case "system":
-                out += "> \(r.text ?? "")\n\n"
-            case "error":
-                out += "> ⚠ \(r.text ?? "")\n\n"
-            case "tool":
-                var line = "- 🔧 `\(r.toolName ?? "?")(\(r.arguments ?? ""))` — \(r.state ?? "?")"
-                if let d = r.duration { line += String(format: " in %.0f ms", d * 1000) }
-                if let res = r.result { line += ": `\(res.replacingOccurrences(of: "`", with: "'"))`" }
+            let mark = r.recordingMark.map { " `\($0)`" } ?? ""
+            switch r.entry {
+            case .session(let session):
+                out += session.continued
+                    ? "_Continued with model \(session.model), voice \(session.voice), at \(r.time ?? "?")._\n\n"
+                    : "_Model \(session.model), voice \(session.voice), started \(r.time ?? "?")._\n\n"
+            case .said(let said):
+                switch said.speaker {
+                case .user: out += "**You:**\(mark) \(said.text)\n\n"
+                case .model: out += "**Gemini:**\(mark) \(said.text)\(said.interrupted ? " _(interrupted)_" : "")\n\n"
+                case .system: out += "> \(said.text)\n\n"
+                case .error: out += "> ⚠ \(said.text)\n\n"
+                }
+            case .tool(let t):
+                var line = "- 🔧 `\(t.name)(\(t.arguments))` — \(t.state.rawValue)"
+                if let d = t.duration { line += String(format: " in %.0f ms", d * 1000) }
+                if let res = t.result { line += ": `\(res.replacingOccurrences(of: "`", with: "'"))`" }
                 out += line + "\n\n"
-            case "voice":
-                out += "> voice changed to \(r.voice ?? "?")\n\n"
-            case "context":
-                out += r.contextMarkdown
-            case "sent":
+            case .voice(let name, _):
+                out += "> voice changed to \(name)\n\n"
+            case .context(let change):
+                out += r.contextMarkdown(change)
+            case .sent:
                 out += "> the message queued while offline was sent at \(r.time ?? "?")\n\n"
-            case "resent":
+            case .resent:
                 out += "> no answer yet: the question was sent again on a new connection\n\n"
-            default:
+            case .usage, .usageCarried, .reconnect, .queued:
                 break
             }
         }
@@ -196,19 +197,37 @@ final class TranscriptStore {
 extension TranscriptRecord {
     /// The record with every text field's control characters made visible (see `TerminalText`).
     var sanitized: TranscriptRecord {
+        func clean(_ s: String) -> String { TerminalText.sanitized(s) }
         var r = self
-        func clean(_ s: String?) -> String? { s.map { TerminalText.sanitized($0) } }
-        r.text = clean(text)
-        r.model = clean(model)
-        r.voice = clean(voice)
-        r.time = clean(time)
-        r.toolName = clean(toolName)
-        r.arguments = clean(arguments)
-        r.result = clean(result)
-        r.state = clean(state)
-        r.system = clean(system)
-        r.tools = tools?.map { TerminalText.sanitized($0, .singleLine) }
-        r.route = clean(route)
+        r.time = time.map(clean)
+        switch entry {
+        case .session(var s):
+            s.model = clean(s.model)
+            s.voice = clean(s.voice)
+            s.system = s.system.map(clean)
+            r.entry = .session(s)
+        case .said(var s):
+            s.text = clean(s.text)
+            r.entry = .said(s)
+        case .tool(var t):
+            t.name = clean(t.name)
+            t.arguments = clean(t.arguments)
+            t.result = t.result.map(clean)
+            r.entry = .tool(t)
+        case .voice(let name, let resumed):
+            r.entry = .voice(name: clean(name), resumed: resumed)
+        case .queued(let id, let text):
+            r.entry = .queued(id: id, text: clean(text))
+        case .resent(let question):
+            r.entry = .resent(question: question.map(clean))
+        case .context(var c):
+            c.system = c.system.map(clean)
+            c.voice = c.voice.map(clean)
+            c.tools = c.tools?.map { TerminalText.sanitized($0, .singleLine) }
+            r.entry = .context(c)
+        case .usage, .usageCarried, .reconnect, .sent:
+            break
+        }
         return r
     }
 }

@@ -1,8 +1,6 @@
+import Conversation
 import Live
 import ParleyLock
-
-/// How one call ended.
-enum ToolOutcome: Sendable, Equatable { case ok, error, denied }
 
 /// Runs the calls of each `toolCall` concurrently and answers them together, by id. A call the server cancels
 /// is stopped and never answered; the others of its message still are, so the model is never left waiting.

@@ -12,12 +12,6 @@ struct AttachmentInput: Sendable, Equatable {
     /// Extensions that make an `@` word an image path even when the file is not there (to say so).
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "gif", "bmp", "tif", "tiff"]
 
-    /// Whether a typed line may attach something (a word of two or more characters starting with `@`): the
-    /// reducer's cheap test before the file system is asked.
-    static func mentionsAttachment(_ line: String) -> Bool {
-        line.split(separator: " ").contains { $0.hasPrefix("@") && $0.count > 1 }
-    }
-
     /// Splits a typed line; words starting with `@` that name an existing file are attachments (an `@` word
     /// that is no file stays in the text, so "email me @ noon" is unharmed).
     static func parse(_ line: String, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: ($0 as NSString).expandingTildeInPath) }) -> AttachmentInput {

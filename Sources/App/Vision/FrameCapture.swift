@@ -12,7 +12,7 @@ import Glibc
 /// second, plus a 32-pixel-wide picture of each for the side pane (a second output of the same ffmpeg, so a
 /// thumbnail costs no extra decoding). It keeps only the newest of each. The streamer runs it only while
 /// frames are wanted, so nothing is captured otherwise.
-final class FrameCapture: Sendable {
+final class FrameCapture: FrameSource {
     /// Shared with the reader thread.
     private final class Shared: Sendable {
         struct State {

@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import ParleyLock
 import TUI
@@ -9,13 +10,14 @@ import TUI
 final class FrameStreamer: Sendable {
     private struct State {
         var pacer: FramePacer
-        var capture: FrameCapture?
+        var capture: (any FrameSource)?
         var lastSerial = 0
         var problem: String?
     }
 
     let input: CaptureInput
     private let resolution: MediaResolution
+    private let sources: FrameSources
     private let wire: VideoWire
     private let report: @Sendable (VisionStatus, Thumbnail?) -> Void
     private let state: Locked<State>
@@ -23,11 +25,13 @@ final class FrameStreamer: Sendable {
 
     /// - Parameters:
     ///   - wire: where frames go (`LiveSession.sendVideo`, paced with attached images).
+    ///   - sources: where frames come from (ffmpeg; a fake on a hand-moved clock in tests).
     ///   - report: told the new status (and the sent frame's thumbnail) after each frame and each problem.
     init(input: CaptureInput, resolution: MediaResolution, timing: VisionSettings.FrameTiming, wire: VideoWire,
-         report: @escaping @Sendable (VisionStatus, Thumbnail?) -> Void = { _, _ in }) {
+         sources: FrameSources = .ffmpeg, report: @escaping @Sendable (VisionStatus, Thumbnail?) -> Void = { _, _ in }) {
         self.input = input
         self.resolution = resolution
+        self.sources = sources
         self.wire = wire
         self.report = report
         state = Locked(State(pacer: FramePacer(timing: timing, sharing: false)))
@@ -36,7 +40,7 @@ final class FrameStreamer: Sendable {
     /// Turns sharing on or off. Off stops capture at once; on checks the device (a missing camera or ffmpeg is
     /// reported now, not at the first word) and captures as soon as frames are wanted.
     func setSharing(_ on: Bool) {
-        if on, let problem = CaptureInput.check(input) {
+        if on, let problem = sources.check(input) {
             state.withLock { $0.problem = problem; $0.pacer.sharing = false }
             report(status, nil)
             return
@@ -52,7 +56,7 @@ final class FrameStreamer: Sendable {
         follow()
     }
 
-    /// Whether ffmpeg is running now.
+    /// Whether the source (ffmpeg) is running now.
     var capturing: Bool { state.withLock { $0.capture != nil } }
 
     /// Whether the capture holds a frame newer than the last one sent (what `tick` would send when due).
@@ -68,11 +72,11 @@ final class FrameStreamer: Sendable {
     /// Starts or stops capture to match whether frames are wanted now.
     private func follow() {
         var failed = false
-        let stopping: FrameCapture? = state.withLock { (s: inout State) -> FrameCapture? in
+        let stopping: (any FrameSource)? = state.withLock { (s: inout State) -> (any FrameSource)? in
             if s.pacer.wantsFrames {
                 guard s.capture == nil else { return nil }
                 do {
-                    s.capture = try FrameCapture(input, resolution: resolution)
+                    s.capture = try sources.start(input, resolution)
                     s.lastSerial = 0
                 } catch {
                     s.problem = "\(error)"
@@ -93,7 +97,7 @@ final class FrameStreamer: Sendable {
     func tick() {
         let now = wire.now()
         var problem: String?
-        let due: (jpeg: Data, capture: FrameCapture)? = state.withLock { s in
+        let due: (jpeg: Data, capture: any FrameSource)? = state.withLock { s in
             guard let capture = s.capture else { return nil }
             if let failure = capture.failure {
                 s.problem = failure

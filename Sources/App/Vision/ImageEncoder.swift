@@ -1,36 +1,9 @@
+import Conversation
 import FFmpeg
 import Foundation
 import Live
 
-/// A picture ready to send: a JPEG within the size budget, and its size in pixels.
-struct EncodedImage: Sendable, Equatable {
-    var jpeg: Data
-    var width: Int
-    var height: Int
-    /// The JPEG quality (0…1) it was encoded at.
-    var quality: Double
-}
-
-/// An image file the user attached, encoded for sending.
-struct AttachedImage: Sendable, Equatable {
-    var path: String
-    /// The size of the file on disk.
-    var fileBytes: Int
-    var encoded: EncodedImage
-
-    var fileName: String { (path as NSString).lastPathComponent }
-
-    /// The transcript line: file name, size on disk and the dimensions sent.
-    var summary: String {
-        "\(fileName) (\(Self.formatBytes(fileBytes)), \(encoded.width)×\(encoded.height), \(Self.formatBytes(encoded.jpeg.count)) JPEG sent)"
-    }
-
-    static func formatBytes(_ n: Int) -> String {
-        if n < 1024 { return "\(n) B" }
-        if n < 1024 * 1024 { return String(format: "%.1f KB", Double(n) / 1024) }
-        return String(format: "%.1f MB", Double(n) / (1024 * 1024))
-    }
-
+extension AttachedImage {
     /// Reads and encodes an image file (PNG, JPEG, WebP, GIF's first frame, anything ffmpeg decodes).
     static func load(_ path: String, resolution: MediaResolution) throws(ParleyError) -> AttachedImage {
         let expanded = (path as NSString).expandingTildeInPath

@@ -1,3 +1,4 @@
+import Conversation
 import Foundation
 import Live
 

@@ -33,7 +33,7 @@ final class RecordingEndToEndTests: XCTestCase {
         guard let transcript = h.launch.store?.path, let recording = h.launch.recorder?.path else { return XCTFail("saved and recorded") }
         h.wait("both lines in the transcript") {
             let kinds = ((try? TranscriptStore.read(transcript)) ?? []).map(\.kind)
-            return kinds.contains("user") && kinds.contains("model")
+            return kinds.contains(.user) && kinds.contains(.model)
         }
         // Let the reply play out on the clock, then close the file as quitting does.
         let reply = Double(h.speaker.played.count + h.speaker.pending.count) / 24_000
@@ -49,8 +49,8 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertEqual(probe.duration, elapsed, accuracy: 0.1, "as long as the conversation was recorded")
 
         let records = try TranscriptStore.read(transcript)
-        guard let user = records.first(where: { $0.kind == "user" })?.recordingOffset,
-              let model = records.first(where: { $0.kind == "model" })?.recordingOffset
+        guard let user = records.first(where: { $0.kind == .user })?.recordingOffset,
+              let model = records.first(where: { $0.kind == .model })?.recordingOffset
         else { return XCTFail("user and model records carry offsets: \(records)") }
         let samples = try FFmpegLocator.decode(recording)
         let left = RecordedSound.channel(samples, 0), right = RecordedSound.channel(samples, 1)
