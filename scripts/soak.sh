@@ -147,18 +147,21 @@ def turn(r):
     return int(m.group(1)) if m else None
 user_counts = collections.Counter(turn(r) for r in records if r.get("kind") == "user" and turn(r) is not None)
 answered = {turn(r) for r in records if r.get("kind") == "model" and turn(r) is not None}
-# A reply cut off because the next question arrived (the typist does not wait) is not lost: a model record that
-# says interrupted belongs to the turn it names, or (cut before it named one) to the latest question asked before
-# it that has no answer of its own (the next question may already be saved above it).
-cut_off, asked_so_far = set(), []
+# A reply that names its turn answers it (its words are on screen, even when a fault cut its audio). A reply
+# cut before it named one (a model record marked interrupted) belongs to the oldest question asked before it
+# with no answer yet: typed turns wait for the last one's answer, so the next question does not cut a reply, a
+# fault does; such a turn counts as lost unless it is asked again and answered.
+cut_off, asked_so_far, answered_so_far = set(), [], set()
 for r in records:
     if r.get("kind") == "user" and turn(r) is not None: asked_so_far.append(turn(r))
-    elif r.get("kind") == "model" and r.get("interrupted") and turn(r) is None:
-        waiting = [q for q in asked_so_far if q not in answered and q not in cut_off]
-        if waiting: cut_off.add(waiting[-1])
-lost = sorted(set(range(1, asked + 1)) - answered - cut_off)
+    elif r.get("kind") == "model" and turn(r) is not None: answered_so_far.add(turn(r))
+    elif r.get("kind") == "model" and r.get("interrupted"):
+        waiting = [q for q in asked_so_far if q not in answered_so_far and q not in cut_off]
+        if waiting: cut_off.add(waiting[0])
+lost = sorted(set(range(1, asked + 1)) - answered)
 def some(ts): return f" (turns {ts[:20]}{'…' if len(ts) > 20 else ''})" if ts else ""
-print(f"soak: turns asked {asked}, answered {len(answered)}, cut off by the next question {len(cut_off)}{some(sorted(cut_off))}, "
+print(f"soak: turns asked {asked}, answered {len(answered)}, replies cut off before a word {len(cut_off)}{some(sorted(cut_off))} "
+      f"(of them asked again and answered {len(cut_off & answered)}), "
       f"lost {len(lost)}{some(lost)}")
 # Which lost turns were asked while the server was silent (or within 2 s of a silence's edges).
 events = [l.split(" ", 1) for l in open(sys.argv[4]).read().splitlines()]

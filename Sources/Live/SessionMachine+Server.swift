@@ -42,6 +42,7 @@ extension SessionMachine {
 
     /// The end of an earlier reply; a turn still waiting for its answer keeps the watchdog armed.
     private mutating func interrupted() {
+        replyEnded()
         if pending.isEmpty { watchdog?.reset() }
         out.append(.playback(.flush))
         emit(.interrupted)
@@ -50,7 +51,7 @@ extension SessionMachine {
     private mutating func inputTranscription(_ text: String, finished: Bool) {
         step(.turnStarted)
         // A typed turn's echo is not new speech.
-        if pending.last(where: { $0.connection == connection.liveID })?.text == nil { log.append(role: "user", text) }
+        if pending.last(where: { $0.awaits(on: connection.liveID) })?.text == nil { log.append(role: "user", text) }
         emit(.inputTranscription(text, finished: finished))
     }
 
@@ -110,6 +111,7 @@ extension SessionMachine {
         let ends = content.turnComplete == true || content.waitingForInput == true
             || (content.generationComplete == true && LiveModel.traits(of: setup.model).mayOmitTurnComplete)
         guard ends else { return }
+        replyEnded()
         let reported = turnEndReported
         turnEndReported = content.turnComplete != true
         guard !reported else { return }

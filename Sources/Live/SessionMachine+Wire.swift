@@ -55,6 +55,7 @@ extension SessionMachine {
         for m in p.messages { out.append(.send(m, connection: id)) }
         pending[i].connection = id
         pending[i].resent = true
+        pending[i].replying = false
         watchdog?.expectReply(now: now)
         out.append(.emit(.turnResent(text: p.text)))
         return true
@@ -148,15 +149,23 @@ extension SessionMachine {
         }
     }
 
-    /// The model answered (its first output since the turn went out): the turns on the live wire need no
-    /// resend (the server read them all; it answers several at once as it sees fit). Turns waiting to be sent
-    /// again are not answered by it.
+    /// The model answered (its first output since the turn went out): the turns on the live wire are being
+    /// answered (the server read them all; it answers several at once as it sees fit) and the next may go out,
+    /// but each is kept until the reply ends (`replyEnded`): a close before that sends it again. Turns waiting
+    /// to be sent again are not answered by it.
     mutating func answered() {
         watchdog?.replied()
         guard let id = connection.liveID else { return }
-        for p in pending where p.connection == id {
-            if let text = p.text { log.appendTurn(role: "user", text) }
+        for i in pending.indices where pending[i].connection == id {
+            if let text = pending[i].text, !pending[i].logged { log.appendTurn(role: "user", text) }
+            pending[i].logged = true
+            pending[i].replying = true
         }
-        pending.removeAll { $0.connection == id }
+    }
+
+    /// The reply on the live wire ended (turn complete, or interrupted by a newer turn): its turns are answered.
+    mutating func replyEnded() {
+        guard let id = connection.liveID else { return }
+        pending.removeAll { $0.connection == id && $0.replying }
     }
 }

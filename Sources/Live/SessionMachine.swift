@@ -129,6 +129,15 @@ public struct SessionMachine: Sendable {
         /// Sent again once already: a connection that closes before its answer again does not get it a third
         /// time (a turn that makes the server close would otherwise loop), unless the watchdog moved on.
         var resent = false
+        /// The model began to answer it on `connection`: later turns may go out, but the turn is kept until the
+        /// reply ends, because a close before that loses it (a handle is not resumable during generation, so a
+        /// resumed session predates the turn) and it is sent again.
+        var replying = false
+        /// In the conversation log already (its reply began once).
+        var logged = false
+
+        /// Written on `id` and not answered there yet: what the next turn waits for.
+        func awaits(on id: Int?) -> Bool { connection == id && !replying }
     }
 
     public private(set) var connection: ConnectionMachine
@@ -280,7 +289,7 @@ public struct SessionMachine: Sendable {
         lastTextID += 1
         let id = lastTextID
         guard !isClosed else { return }
-        if textQueue.isEmpty, pending.isEmpty, let live = connection.liveID, isLive {
+        if textQueue.isEmpty, !pending.contains(where: { $0.awaits(on: connection.liveID) }), let live = connection.liveID, isLive {
             write(typedTurn(text), to: live)
             step(.turnStarted)
         } else if textQueue.count >= limits.queuedText {
@@ -301,7 +310,7 @@ public struct SessionMachine: Sendable {
     /// Sends the next turn when nothing on the live wire waits for an answer: first an unanswered one from a
     /// connection that is gone, then the next queued typed turn.
     mutating func sendNextQueued() {
-        guard let id = connection.liveID, isLive, !pending.contains(where: { $0.connection == id }) else { return }
+        guard let id = connection.liveID, isLive, !pending.contains(where: { $0.awaits(on: id) }) else { return }
         if resendNext(on: id) { return }
         guard !textQueue.isEmpty else { return }
         let next = textQueue.removeFirst()
@@ -323,7 +332,7 @@ public struct SessionMachine: Sendable {
     /// help and may be refused); with nothing to send again (silence after a tool response), or when the nudge
     /// did not help, the session moves to a new connection with its handle, where the turns are sent again.
     mutating func recover(_ finding: ReplyWatchdog.Finding, _ recovery: ReplyWatchdog.Recovery) {
-        if recovery == .nudge, let id = connection.liveID, isLive, let p = pending.first(where: { $0.connection == id }) {
+        if recovery == .nudge, let id = connection.liveID, isLive, let p = pending.first(where: { $0.awaits(on: id) }) {
             out.append(.log(.warning, "reply watchdog: \(finding); sending the turn again"))
             out.append(.emit(.replyStalled(finding, recovery: .nudge)))
             for m in p.messages { out.append(.send(m, connection: id)) }

@@ -123,3 +123,31 @@ extension SessionMachineTests {
         XCTAssertEqual(events(stalled), [.replyStalled(.noReply(seconds: 12), recovery: .nudge)])
     }
 }
+
+extension SessionMachineTests {
+    /// A reply cut by a dropped connection does not answer its turn: the server's handle is not resumable
+    /// during generation, so the resumed session predates the turn. The hour's soak lost turn 497 this way (its
+    /// reply stopped at "You said:", the next question went out instead and was answered as if 497 never was).
+    func testATurnWhoseReplyIsCutByADropIsSentAgainBeforeTheNextOne() {
+        let (first, _) = goLive(on(.start))
+        handleUpdate(on: first)
+        XCTAssertEqual(sends(on(.text("soak turn 497")), on: first), [typed("soak turn 497")])
+        XCTAssertEqual(sends(on(.text("soak turn 498")), on: first), [], "behind the unanswered turn")
+        server(ServerContent(outputTranscription: Transcription(text: "You said:")), on: first)
+
+        on(.closed(connection: first, .dropped()))
+        let (next, live) = goLive(fireTimer())
+        XCTAssertEqual(sends(live, on: next), [typed("soak turn 497")], "the cut turn first, alone")
+        XCTAssertEqual(events(live).last, .turnResent(text: "soak turn 497"))
+        XCTAssertEqual(sends(answer("You said soak turn 497.", on: next), on: next), [typed("soak turn 498")])
+        _ = answer("You said soak turn 498.", on: next)
+        XCTAssertEqual(m.pending, [])
+        XCTAssertEqual(m.log.contents.filter { $0.role == "user" }.map(\.text), ["soak turn 497", "soak turn 498"],
+                       "each once in the conversation that seeds a fresh session")
+
+        // A reply that ended is an answer: a drop after it sends nothing again.
+        on(.closed(connection: next, .dropped()))
+        let (third, again) = goLive(fireTimer())
+        XCTAssertEqual(sends(again, on: third), [])
+    }
+}

@@ -135,6 +135,7 @@ final class SessionMachineTests: XCTestCase {
         handleUpdate(on: first)
         on(.text("hello"))
         server(ServerContent(outputTranscription: Transcription(text: "Hi there")), on: first)
+        server(ServerContent(turnComplete: true), on: first)
         on(.closed(connection: first, .internalError))
         let (second, live) = goLive(fireTimer())
         XCTAssertEqual(sent(live, on: second), [])
@@ -280,6 +281,7 @@ final class SessionMachineTests: XCTestCase {
         on(.activityStart)
         on(.activityEnd)
         server(ServerContent(outputTranscription: Transcription(text: "Hello.")), on: first)
+        server(ServerContent(turnComplete: true), on: first)
         let handover = server(ServerMessage(goAway: GoAway(timeLeft: "0s")), on: first)
         let (second, live) = goLive(handover)
         XCTAssertEqual(sent(live, on: second), [])
@@ -311,6 +313,8 @@ final class SessionMachineTests: XCTestCase {
         let actions = server(ServerContent(modelTurn: Content(role: "model", parts: [Part(inlineData: Blob(mimeType: LiveAudioFormat.outputMimeType, data: reply))])), on: first)
         XCTAssertEqual(actions.last, .cancelTimer)
         XCTAssertTrue(actions.contains(.playback(.play(reply))))
+        XCTAssertEqual(m.pending.map(\.replying), [true], "being answered; kept until the reply ends")
+        server(ServerContent(turnComplete: true), on: first)
         XCTAssertEqual(m.pending, [], "answered")
     }
 
