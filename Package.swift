@@ -119,7 +119,7 @@ let package = Package(
         // canceller).
         .target(name: "PulseAudioTesting", dependencies: ["PulseAudio", "ParleyTime", "ParleyLock"], path: "Tests/PulseAudioTesting"),
         // Saved conversations and a credential-free environment for the app's tests, unit and integration.
-        .target(name: "AppTesting", dependencies: ["App", "Conversation"], path: "Tests/AppTesting"),
+        .target(name: "AppTesting", dependencies: ["App", "Conversation", "ParleyTesting"], path: "Tests/AppTesting"),
         // Loopback stand-ins for Google's OAuth token endpoint and the GCE metadata server, for auth tests.
         .target(
             name: "AuthTesting",

@@ -20,9 +20,7 @@ final class AskTests: XCTestCase {
     }
 
     func ask(_ args: [String], timeout: Double = 60) throws -> (status: Int32, out: String, err: String) {
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "LANG": "C.UTF-8", "GEMINI_API_KEY": "test-key"]
+        let env = isolatedEnvironment(home: home!, ["GEMINI_API_KEY": "test-key"])
         return try shell([Binaries.parley, "ask"] + args, env: env, timeout: timeout)
     }
 

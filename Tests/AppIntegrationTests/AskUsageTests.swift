@@ -34,9 +34,7 @@ final class AskUsageTests: XCTestCase {
     }
 
     func ask(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "LANG": "C.UTF-8", "GEMINI_API_KEY": "test-key"]
+        let env = isolatedEnvironment(home: home!, ["GEMINI_API_KEY": "test-key"])
         return try shell([Binaries.parley, "ask"] + args, env: env, timeout: 60)
     }
 
@@ -126,7 +124,7 @@ final class AskUsageTests: XCTestCase {
     }
 
     func testModelsPricesPrintsTheTableWithSourcesAndTheConfigsOverrides() throws {
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let env = isolatedEnvironment(home: home!)
         let r = try shell([Binaries.parley, "models", "--prices"], env: env)
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("gemini-3.8-live · AI Studio"), r.out)

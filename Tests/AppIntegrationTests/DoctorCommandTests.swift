@@ -21,15 +21,8 @@ final class DoctorCommandTests: XCTestCase {
     /// No key, no sound server unless given, every XDG directory in the test's home.
     func env(_ extra: [String: String] = [:]) -> [String: String] {
         let h: String = home
-        var e: [String: String] = ["HOME": h, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
-        e["XDG_CONFIG_HOME"] = h + "/config"
-        e["XDG_DATA_HOME"] = h + "/data"
-        e["XDG_STATE_HOME"] = h + "/state"
-        e["XDG_RUNTIME_DIR"] = h + "/run"
-        e["PULSE_SERVER"] = "unix:" + h + "/no-server"
-        e["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for (k, v) in extra { e[k] = v }
-        return e
+        let own = ["TERM": "xterm-256color", "XDG_RUNTIME_DIR": h + "/run", "PULSE_SERVER": "unix:" + h + "/no-server"]
+        return isolatedEnvironment(home: h, own.merging(extra) { $1 })
     }
 
     struct Finding: Decodable {

@@ -86,9 +86,7 @@ final class EchoEndToEndTests: XCTestCase {
     }
 
     private func launch(audio: TestAudio, tag: String, echo: String) throws -> Tmux {
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "TERM": "tmux-256color", "LANG": "C.UTF-8", "PULSE_SERVER": audio.server]
+        let env = isolatedEnvironment(home: home!, ["TERM": "tmux-256color", "PULSE_SERVER": audio.server])
         let tmux = try Tmux(width: 140, height: 30, env: env)
         try tmux.type("'\(Binaries.parley)' --demo --mode open --echo \(echo) --mic \(tag)_mic.monitor --speaker \(tag)_spk",
                       enter: true)

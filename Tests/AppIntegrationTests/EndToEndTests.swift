@@ -18,11 +18,7 @@ final class EndToEndTests: XCTestCase {
 
     /// An environment with no API key and every XDG directory inside the test's home.
     func env(_ extra: [String: String] = [:]) -> [String: String] {
-        var e = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                 "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                 "TERM": "tmux-256color", "LANG": "C.UTF-8"]
-        for (k, v) in extra { e[k] = v }
-        return e
+        isolatedEnvironment(home: home!, ["TERM": "tmux-256color"].merging(extra) { $1 })
     }
 
     func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

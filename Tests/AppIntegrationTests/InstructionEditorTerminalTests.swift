@@ -22,9 +22,7 @@ final class InstructionEditorTerminalTests: XCTestCase {
             printf 'Begin every reply with "Ahoy!"\\n' > "$1"
             """.write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "TERM": "tmux-256color", "LANG": "C.UTF-8", "PULSE_SERVER": "unix:/nonexistent/native", "VISUAL": editor]
+        let env = isolatedEnvironment(home: home, ["TERM": "tmux-256color", "PULSE_SERVER": "unix:/nonexistent/native", "VISUAL": editor])
         let tmux = try Tmux(env: env)
         defer { tmux.close() }
         try tmux.type("'\(Binaries.parley)' --demo --no-audio; echo EXITED:$?", enter: true)

@@ -20,9 +20,7 @@ final class JobControlTests: XCTestCase {
 
     /// parley --demo in tmux, its pid written to a file; returns the pane and the pid.
     func startParley() throws -> (Tmux, pid_t) {
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "TERM": "tmux-256color", "LANG": "C.UTF-8", "PULSE_SERVER": "unix:/nonexistent/native"]
+        let env = isolatedEnvironment(home: home!, ["TERM": "tmux-256color", "PULSE_SERVER": "unix:/nonexistent/native"])
         let tmux = try Tmux(env: env)
         let pidFile = home + "/pid"
         try tmux.type("sh -c 'echo $$ > \(pidFile); exec \"$0\" --demo --no-audio' '\(Binaries.parley)'; echo EXITED:$?", enter: true)

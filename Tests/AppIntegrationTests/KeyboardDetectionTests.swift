@@ -10,9 +10,7 @@ final class KeyboardDetectionTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let log = home + "/parley.log"
-        let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+        let env = isolatedEnvironment(home: home, ["TERM": "xterm-256color"])
         let term = try SilentTerminal([Binaries.parley, "--demo", "--no-audio", "--log-file", log], env: env)
         // Wait for the verdict in the log rather than for a fixed time.
         var text = ""

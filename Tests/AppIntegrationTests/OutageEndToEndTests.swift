@@ -11,9 +11,7 @@ final class OutageEndToEndTests: XCTestCase {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-outage-\(UUID())").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "TERM": "tmux-256color", "LANG": "C.UTF-8"]
+        let env = isolatedEnvironment(home: home, ["TERM": "tmux-256color"])
         let tmux = try Tmux(width: 120, env: env)
         defer { tmux.close() }
         // The simulator starts after tmux: a tmux server spawned later would inherit its listening socket.

@@ -18,8 +18,7 @@ final class OutsideTextTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: home) }
 
     func env() -> [String: String] {
-        ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
-         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        isolatedEnvironment(home: home!)
     }
 
     static let hostile = "A\u{1b}]0;pwned\u{07}B\u{1b}[2J\u{0}C\rD\u{202e}E\u{9b}F"

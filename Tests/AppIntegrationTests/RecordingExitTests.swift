@@ -22,9 +22,7 @@ final class RecordingExitTests: XCTestCase {
     /// parley recording in tmux (as `format`), its pid; returns when the header shows REC.
     func startParley(format: String) throws -> (Tmux, pid_t) {
         try "[recording]\nformat = \"\(format)\"\n".write(toFile: home + "/config/parley/config.toml", atomically: true, encoding: .utf8)
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                   "XDG_STATE_HOME": home + "/state", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "TERM": "tmux-256color", "LANG": "C.UTF-8", "PULSE_SERVER": "unix:/nonexistent/native"]
+        let env = isolatedEnvironment(home: home!, ["TERM": "tmux-256color", "PULSE_SERVER": "unix:/nonexistent/native"])
         let tmux = try Tmux(env: env)
         let pidFile = home + "/pid"
         try tmux.type("sh -c 'echo $$ > \(pidFile); exec \"$0\" --demo --no-audio --record' '\(Binaries.parley)'; echo EXITED:$?", enter: true)

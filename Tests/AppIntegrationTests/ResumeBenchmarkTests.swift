@@ -108,7 +108,7 @@ final class ResumeBenchmarkTests: XCTestCase {
         }
 
         withExtendedLifetime(plan) {}
-        let env = ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "HOME": home, "TZ": "UTC"]
+        let env = isolatedEnvironment(home: home, ["TZ": "UTC"])
         try time("`parley history show` (process, to a pipe)") {
             let r = try shell([Binaries.parley, "history", "show", "session-2026-06-01"], env: env)
             XCTAssertEqual(r.status, 0, r.err)

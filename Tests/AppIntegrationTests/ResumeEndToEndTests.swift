@@ -35,8 +35,7 @@ final class ResumeEndToEndTests: XCTestCase {
 
     func testAnUnknownIDFailsBeforeTheTerminalIsTouched() throws {
         try conversation(at: threeDaysAgo, [(.user, "hello")])
-        let env = ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
-                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let env = isolatedEnvironment(home: home!)
         let r = try shell([Binaries.parley, "--demo", "--resume", "1999"], env: env)
         XCTAssertEqual(r.status, 64, r.err)
         XCTAssertTrue(r.err.contains("no conversation matches \"1999\"") && r.err.contains("session-"), r.err)

@@ -18,8 +18,7 @@ final class VideoAskTests: XCTestCase {
         // The clip streams in real time (what is tested); the replies need not play in real time as well.
         let sim = LiveSimulator(options: .quick)
         try await sim.start()
-        let env = ["HOME": dir, "XDG_CONFIG_HOME": dir + "/config", "XDG_STATE_HOME": dir + "/state",
-                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let env = isolatedEnvironment(home: dir)
         let started = Date()
         let r = try shell([Binaries.parley, "ask", "--endpoint", sim.url, "--video", clip, "what happens here?"], env: env, timeout: 90)
         let took = Date().timeIntervalSince(started)

@@ -21,9 +21,7 @@ final class VisionEndToEndTests: XCTestCase {
 
     /// `swift test` runs tests with NO_COLOR set; the pane must not inherit it, or there would be no colours to see.
     func env() -> [String: String] {
-        ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
-         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TERM": "tmux-256color", "LANG": "C.UTF-8",
-         "COLORTERM": "truecolor", "NO_COLOR": "", "PULSE_SERVER": "unix:/nonexistent/parley/native"]
+        isolatedEnvironment(home: home, ["TERM": "tmux-256color", "COLORTERM": "truecolor", "NO_COLOR": "", "PULSE_SERVER": "unix:/nonexistent/parley/native"])
     }
 
     func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

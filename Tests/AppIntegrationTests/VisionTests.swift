@@ -23,8 +23,7 @@ final class VisionTests: XCTestCase {
         _ = try FFmpegRunner.run(["-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1", png])
         let sim = LiveSimulator(options: SimulatorOptions())
         try await sim.start()
-        let env = ["HOME": dir, "XDG_CONFIG_HOME": dir + "/config", "XDG_STATE_HOME": dir + "/state",
-                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let env = isolatedEnvironment(home: dir)
         let r = try shell([Binaries.parley, "ask", "--endpoint", sim.url, "--image", png, "what colour is this?"], env: env)
         let stats = sim.stats()
         try await sim.stop()

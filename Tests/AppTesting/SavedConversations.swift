@@ -1,5 +1,6 @@
 import Conversation
 import Foundation
+import ParleyTesting
 import XCTest
 
 @testable import App
@@ -36,8 +37,7 @@ open class SavedConversationsTestCase: XCTestCase {
 
     /// The environment `parley` runs in: this home, UTC, no colours.
     package func env() -> [String: String] {
-        ["HOME": home!, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
-         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
+        isolatedEnvironment(home: home!, ["TZ": "UTC"])
     }
 
     /// Saves a conversation that started at `start` with one said line every 10 seconds; returns its ID.

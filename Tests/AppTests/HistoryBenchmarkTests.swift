@@ -58,7 +58,7 @@ final class HistoryBenchmarkTests: XCTestCase {
         time("search a common word (9,900 matches), in-process") {
             XCTAssertEqual(TranscriptSearch(["weather"]).search(directory: dir).count, 9_900)
         }
-        let env = ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "HOME": home, "TZ": "UTC"]
+        let env = isolatedEnvironment(home: home, ["TZ": "UTC"])
         try time("`parley --version` (process start alone)") { _ = try shell([Binaries.parley, "--version"], env: env) }
         try FileManager.default.removeItem(atPath: dir + "/" + HistoryIndex.fileName)
         try time("`parley history` (process, no index yet)", runs: 1) { _ = try shell([Binaries.parley, "history"], env: env) }
