@@ -9,30 +9,7 @@ import XCTest
 @testable import App
 
 /// Issue 25: `parley --resume [ID]` against the simulator (in process, through `RuntimeHarness`) and as a process.
-final class ResumeEndToEndTests: XCTestCase {
-    var home: String!
-    var dir: String { home + "/data/parley" }
-    var resumeFile: String { home + "/state/resume.json" }
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-resume-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: home + "/state", withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: home) }
-
-    /// Saves a conversation that started at `start`, one said line every 10 seconds; returns its file.
-    @discardableResult
-    func conversation(
-        at start: Date, model: String = "gemini-3.8-live", voice: String = "Kore", system: String? = nil,
-        _ said: [(TranscriptRecord.Speaker, String)]
-    ) throws -> String {
-        try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said)
-    }
-
-    /// Three days and an hour before now: "3 days ago" however long the test takes.
-    let threeDaysAgo = Date().addingTimeInterval(-3 * 86_400 - 3_600)
-
+final class ResumeEndToEndTests: ResumeTestCase {
     func testAnUnknownIDFailsBeforeTheTerminalIsTouched() throws {
         try conversation(at: threeDaysAgo, [(.user, "hello")])
         let env = isolatedEnvironment(home: home!)

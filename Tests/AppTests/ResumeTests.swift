@@ -9,30 +9,7 @@ import XCTest
 /// Issue 25: `parley --resume [ID]` continues any saved conversation — through its handle while it lives, else
 /// in a new session seeded with what was said — and adds the new turns to the same transcript. The plan, the
 /// seed and the file here; against the simulator and as a process in `ResumeEndToEndTests`.
-final class ResumeTests: XCTestCase {
-    var home: String!
-    var dir: String { home + "/data/parley" }
-    var resumeFile: String { home + "/state/resume.json" }
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-resume-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: home + "/state", withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: home) }
-
-    /// Saves a conversation that started at `start`, one said line every 10 seconds; returns its file.
-    @discardableResult
-    func conversation(
-        at start: Date, model: String = "gemini-3.8-live", voice: String = "Kore", system: String? = nil,
-        _ said: [(TranscriptRecord.Speaker, String)]
-    ) throws -> String {
-        try savedConversation(in: dir, at: start, model: model, voice: voice, system: system, said)
-    }
-
-    /// Three days and an hour before now: "3 days ago" however long the test takes.
-    let threeDaysAgo = Date().addingTimeInterval(-3 * 86_400 - 3_600)
-
+final class ResumeTests: ResumeTestCase {
     // MARK: - the option and the plan
 
     func testABareResumeMeansTheLatest() {
