@@ -118,22 +118,25 @@ package struct TurnLatency: Sendable, Equatable {
     /// The first words of the reply were shown; returns the milliseconds recorded, if this was the first.
     @discardableResult
     package mutating func transcript(at t: Double) -> Double? {
-        guard var c = current, !c.completed, c.firstTranscript == nil, t >= c.endOfSpeech else { return nil }
-        c.firstTranscript = t
-        current = c
-        let ms = (t - c.endOfSpeech) * 1000
-        toTranscript.append(ms)
-        return ms
+        firstOutput(\.firstTranscript, at: t, into: \.toTranscript)
     }
 
     /// The first reply audio arrived; returns the milliseconds recorded, if this was the first.
     @discardableResult
     package mutating func replyByte(at t: Double) -> Double? {
-        guard var c = current, !c.completed, c.firstReplyByte == nil, t >= c.endOfSpeech else { return nil }
-        c.firstReplyByte = t
+        firstOutput(\.firstReplyByte, at: t, into: \.toReplyByte)
+    }
+
+    /// Notes the first output of a kind in the open turn (`stage`) and records its milliseconds from the end
+    /// of speech in `samples`; nil when the turn is done, already has it, or `t` is before the end of speech.
+    private mutating func firstOutput(
+        _ stage: WritableKeyPath<Turn, Double?>, at t: Double, into samples: WritableKeyPath<TurnLatency, [Double]>
+    ) -> Double? {
+        guard var c = current, !c.completed, c[keyPath: stage] == nil, t >= c.endOfSpeech else { return nil }
+        c[keyPath: stage] = t
         current = c
         let ms = (t - c.endOfSpeech) * 1000
-        toReplyByte.append(ms)
+        self[keyPath: samples].append(ms)
         return ms
     }
 
