@@ -6,7 +6,9 @@
 
 #ifdef __linux__
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,6 +24,12 @@ static inline int parley_get_thread_nice(void) {
     errno = 0;
     int n = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
     return (n == -1 && errno != 0) ? 0 : n;
+}
+
+/* poll() with a timeout in nanoseconds (ppoll is behind _GNU_SOURCE, which Swift's Glibc does not set). */
+static inline int parley_poll_nanoseconds(struct pollfd *fds, nfds_t count, unsigned long long nanoseconds) {
+    struct timespec t = { (time_t)(nanoseconds / 1000000000ULL), (long)(nanoseconds % 1000000000ULL) };
+    return (int)syscall(SYS_ppoll, fds, count, &t, NULL, (size_t)8);
 }
 
 /* Names the calling thread (at most 15 characters show in top -H and ps -L). */

@@ -15,6 +15,9 @@ public struct CaptureStats: Sendable, Hashable {
     public var threadCPUSeconds: Double = 0
     /// `pa_stream_get_latency` of the capture stream at the last chunk, in seconds.
     public var latencySeconds: Double = 0
+    /// Times the audio thread woke with something to do, since its server connection opened (the thread is
+    /// shared with the playback stream of the same server).
+    public var loopWakeups = 0
 }
 
 /// The microphone: a record stream of 16 kHz mono s16le in chunks of 20 ms (`fragsize` 640 bytes by
@@ -105,12 +108,24 @@ public final class PulseCapture: AudioSource {
         core.locked { c in
             var s = c.stats
             s.reopens = c.reopens
+            s.loopWakeups = c.loopWakeups
             return s
         }
     }
 
     /// Stops capturing and closes the stream. Nothing is delivered after it returns.
     public func close() { core.close() }
+
+    /// How early before the rest of a chunk can have arrived the loop wakes for data again: pieces arrive a
+    /// little early or late, and waking early costs one more wake-up where waking late would delay the chunk.
+    static let holdMarginNanoseconds: UInt64 = 500_000
+
+    /// Until when the loop holds the server's data, for the earliest arrival of what completes the chunk:
+    /// the margin before it; 0 (no hold) while the arrival is unknown.
+    static func holdDeadline(arrival: UInt64?) -> UInt64 {
+        guard let arrival, arrival > holdMarginNanoseconds else { return 0 }
+        return arrival - holdMarginNanoseconds
+    }
 
     /// The stream's state and the work done on each chunk, on the audio thread (all under the loop lock).
     private final class Core: PulseStreamRole, @unchecked Sendable {
@@ -127,12 +142,16 @@ public final class PulseCapture: AudioSource {
         private var sequence: UInt64 = 0
         private var suspendRequested = false
         private var corked = false
+        /// Samples read since the stream became ready or was uncorked, and when they arrive.
+        private var received = 0
+        private var arrivals: ArrivalEstimate
 
         init(options: Options, onLevel: (@Sendable (AudioLevel) -> Void)?, onEvent: (@Sendable (AudioEvent) -> Void)?) {
             self.options = options
             self.onLevel = onLevel
             self.onEvent = onEvent
             chunk = [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: options.chunkMilliseconds))
+            arrivals = ArrivalEstimate(format: options.format)
         }
 
         /// A lock for callers before `open` too (no loop yet: the values are not shared).
@@ -145,6 +164,9 @@ public final class PulseCapture: AudioSource {
 
         /// Times the stream was reopened after a loss.
         var reopens: Int { link?.reopens ?? 0 }
+
+        /// The audio thread's wake-ups so far.
+        var loopWakeups: Int { link?.loop.loopStatistics.wakeups ?? 0 }
 
         func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws(PulseAudioError) {
             if idle.withLock({ link != nil }) { return }
@@ -190,6 +212,7 @@ public final class PulseCapture: AudioSource {
             guard on != corked else { return }
             corked = on
             if on { filled = 0 }
+            restartArrivals()
             if let s = link?.stream, pa_stream_get_state(s) == PA_STREAM_READY { send(cork: on, to: s) }
         }
 
@@ -217,11 +240,18 @@ public final class PulseCapture: AudioSource {
 
         func ready(_ stream: OpaquePointer) {
             filled = 0
+            restartArrivals()
             if corked { send(cork: true, to: stream) }  // corked while it was opening
         }
 
         func gone() {
             filled = 0
+            restartArrivals()
+        }
+
+        private func restartArrivals() {
+            received = 0
+            arrivals.reset()
         }
 
         // MARK: - Reading
@@ -229,10 +259,13 @@ public final class PulseCapture: AudioSource {
         private func readable(_ s: OpaquePointer) {
             var data: UnsafeRawPointer?
             var length = 0
+            let woke = TimeSource.monotonic.nanoseconds()
+            let chunksBefore = stats.chunksRead
             pa_stream_ref(s)  // the consumer may close the stream
             defer { pa_stream_unref(s) }
             while s == link?.stream, pa_stream_readable_size(s) > 0 {
                 guard pa_stream_peek(s, &data, &length) == 0, length > 0 else { return }
+                received += length / 2
                 if let data {
                     take(UnsafeRawBufferPointer(start: data, count: length))
                 } else {
@@ -240,6 +273,22 @@ public final class PulseCapture: AudioSource {
                 }
                 pa_stream_drop(s)
             }
+            if s == link?.stream, let loop = link?.loop {
+                holdUntilTheChunkCanComplete(loop, wokeAt: woke, completed: stats.chunksRead > chunksBefore)
+            }
+        }
+
+        /// Lets the loop sleep through the server's pieces until the rest of the chunk can have arrived, less
+        /// the margin. A chunk completed by data that waited through a hold may have waited too long (the piece
+        /// came early, or the server's latency fell): the estimate starts again, from the next fresh read.
+        private func holdUntilTheChunkCanComplete(_ loop: PulseLoop, wokeAt: UInt64, completed: Bool) {
+            if !loop.dataWaitedThroughHold {
+                arrivals.read(upTo: received, at: wokeAt)
+            } else if completed {
+                arrivals.reset()
+            }
+            let completion = arrivals.arrival(ofSample: received + chunk.count - filled)
+            loop.holdData(until: PulseCapture.holdDeadline(arrival: completion))
         }
 
         private func take(_ bytes: UnsafeRawBufferPointer) {

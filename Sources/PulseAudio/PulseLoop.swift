@@ -14,8 +14,8 @@ protocol PulseLoopClient: AnyObject {
     func contextReady()
 }
 
-/// parley's one connection to a PulseAudio server: a `pa_threaded_mainloop` (one thread, "parley-audio") and
-/// its context, shared by the capture and playback streams of that server. Captured chunks are processed and
+/// parley's one connection to a PulseAudio server: a `PulseMainloop` (one thread, "parley-audio") and its
+/// context, shared by the capture and playback streams of that server. Captured chunks are processed and
 /// reply audio is written on that thread or, for writes, directly on the caller's thread under the loop lock —
 /// no thread of our own per stream, no hop per chunk.
 ///
@@ -23,14 +23,13 @@ protocol PulseLoopClient: AnyObject {
 /// When the server dies the context is reconnected every second and the clients are told.
 final class PulseLoop: @unchecked Sendable {
     let server: String?
-    private let mainloop: OpaquePointer
+    private let mainloop: PulseMainloop
     private var context: OpaquePointer?
     private var ready = false
     private var clients: [ObjectIdentifier: Weak] = [:]
     private var retry: OpaquePointer?
     private var reconnectReported = false
     private var stopping = false
-    private var prioritised = false
     /// The server is PipeWire's PulseAudio server (`pipewire-pulse`), from its server info: known before any
     /// stream created after the context became ready is (the replies come in order).
     private(set) var serverIsPipeWire = false
@@ -56,18 +55,20 @@ final class PulseLoop: @unchecked Sendable {
         }
     }
 
-    private init(server: String?, mainloop: OpaquePointer) {
+    private init(server: String?, mainloop: PulseMainloop) {
         self.server = server
         self.mainloop = mainloop
     }
 
     private static func open(server: String?, timeout: Double) throws(PulseAudioError) -> PulseLoop {
-        guard let ml = pa_threaded_mainloop_new() else {
+        let ml: PulseMainloop
+        do throws(PulseAudioError) {
+            ml = try PulseMainloop()
+        } catch {
             throw .connectionFailed(server: PulseContext.describe(server: server), reason: "out of memory")
         }
-        pa_threaded_mainloop_set_name(ml, "parley-audio")
-        let loop = PulseLoop(server: server, mainloop: ml)  // its deinit stops and frees the loop
-        guard pa_threaded_mainloop_start(ml) >= 0 else {
+        let loop = PulseLoop(server: server, mainloop: ml)  // its deinit stops the loop
+        guard ml.start() else {
             throw .connectionFailed(server: PulseContext.describe(server: server), reason: "cannot start the audio thread")
         }
         try loop.locked { () throws(PulseAudioError) in try loop.connect(timeout: timeout) }
@@ -75,27 +76,26 @@ final class PulseLoop: @unchecked Sendable {
     }
 
     deinit {
-        pa_threaded_mainloop_lock(mainloop)
+        mainloop.lock()
         stopping = true
         cancelRetry()
         dropContext()
-        pa_threaded_mainloop_unlock(mainloop)
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
+        mainloop.unlock()
+        mainloop.stop()
     }
 
     private var isReady: Bool { locked { ready } }
 
     /// Runs `body` with the loop locked (directly when already on the loop thread).
     func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        let inside = pa_threaded_mainloop_in_thread(mainloop) != 0
-        if !inside { pa_threaded_mainloop_lock(mainloop) }
-        defer { if !inside { pa_threaded_mainloop_unlock(mainloop) } }
+        let inside = mainloop.inThread
+        if !inside { mainloop.lock() }
+        defer { if !inside { mainloop.unlock() } }
         return try body()
     }
 
     /// The loop's API, for timers (loop locked).
-    var api: UnsafeMutablePointer<pa_mainloop_api>? { pa_threaded_mainloop_get_api(mainloop) }
+    var api: UnsafeMutablePointer<pa_mainloop_api>? { mainloop.api }
 
     /// A one-shot timer on the loop, `microseconds` from now (loop locked); `callback` gets `userdata`.
     /// Free it with `freeTimer` (also once it has fired).
@@ -122,27 +122,27 @@ final class PulseLoop: @unchecked Sendable {
     func detach(_ client: any PulseLoopClient) { locked { _ = clients.removeValue(forKey: ObjectIdentifier(client)) } }
 
     /// Waits (loop locked) until `done()` holds or `timeout` seconds pass, letting the loop run meanwhile.
-    /// Only for opening: callbacks signal, and a short poll covers a server that never answers.
+    /// Only for opening: it looks every half millisecond, which also covers a server that never answers.
     func wait(timeout: Double, until done: () -> Bool) -> Bool {
         let deadline = TimeSource.monotonic.nanoseconds() + UInt64(timeout * 1e9)
         while !done() {
             if TimeSource.monotonic.nanoseconds() >= deadline { return false }
-            pa_threaded_mainloop_unlock(mainloop)
+            mainloop.unlock()
             usleep(500)
-            pa_threaded_mainloop_lock(mainloop)
+            mainloop.lock()
         }
         return true
     }
 
-    /// Wakes `wait` callers (from callbacks).
-    func signal() { pa_threaded_mainloop_signal(mainloop, 0) }
+    /// Until `deadline` (`TimeSource.monotonic` ns), the server's data does not wake the loop
+    /// (`PulseMainloop.holdData`).
+    func holdData(until deadline: UInt64) { mainloop.holdData(until: deadline) }
 
-    /// Names the loop thread and raises its priority, once (from its first callback).
-    func prioritiseLoopThread() {
-        guard !prioritised, pa_threaded_mainloop_in_thread(mainloop) != 0 else { return }
-        prioritised = true
-        raiseThreadPriority(name: "parley-audio")
-    }
+    /// Whether the server's data had been waiting for a hold to end when the loop last woke (loop thread).
+    var dataWaitedThroughHold: Bool { mainloop.dataWaitedThroughHold }
+
+    /// How often the loop woke.
+    var loopStatistics: PulseMainloop.Statistics { mainloop.statistics }
 
     // MARK: - The connection
 
@@ -150,7 +150,7 @@ final class PulseLoop: @unchecked Sendable {
 
     private func connect(timeout: Double) throws(PulseAudioError) {
         let where_ = PulseContext.describe(server: server)
-        guard let api = pa_threaded_mainloop_get_api(mainloop), let ctx = pa_context_new(api, "parley") else {
+        guard let api = mainloop.api, let ctx = pa_context_new(api, "parley") else {
             throw .connectionFailed(server: where_, reason: "out of memory")
         }
         context = ctx
@@ -207,8 +207,6 @@ final class PulseLoop: @unchecked Sendable {
     }
 
     private func stateChanged(_ ctx: OpaquePointer) {
-        prioritiseLoopThread()
-        signal()
         guard ctx == context, !stopping, !opening else { return }
         switch pa_context_get_state(ctx) {
         case PA_CONTEXT_READY:
@@ -256,7 +254,7 @@ final class PulseLoop: @unchecked Sendable {
     /// A retry: a fresh context; its state callback reports how it went.
     private func reconnect() {
         cancelRetry()
-        guard !stopping, context == nil, let api = pa_threaded_mainloop_get_api(mainloop),
+        guard !stopping, context == nil, let api = mainloop.api,
             let ctx = pa_context_new(api, "parley")
         else { return }
         context = ctx

@@ -139,8 +139,6 @@ final class PulseStream: PulseLoopClient {
     }
 
     private func stateChanged(_ s: OpaquePointer) {
-        loop.prioritiseLoopThread()
-        loop.signal()
         guard s == stream, !closed, !opening else { return }
         switch pa_stream_get_state(s) {
         case PA_STREAM_READY where restarting:

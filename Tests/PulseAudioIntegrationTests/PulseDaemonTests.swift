@@ -463,6 +463,46 @@ final class PulseDaemonTests: XCTestCase {
         for c in rec.all { XCTAssertEqual(c.samples.count, 320) }
     }
 
+    /// A server hands a record stream each piece its source posts: while another program records the same
+    /// source with 2 ms fragments, the pieces are 2 ms long. The audio thread should still wake about twice per
+    /// 20 ms chunk (once for the pieces that waited through the hold, once for the piece that completes the
+    /// chunk), not for every piece (10 a chunk before the loop held the server's data), and lose nothing.
+    /// (PipeWire's server sends 20 ms pieces whatever the other recorder asks: 2 a chunk with or without.)
+    func testAnotherRecorderWithShortPiecesDoesNotWakeTheLoopForEachPiece() throws {
+        let server = try testPulseServer()
+        let ctx = try PulseContext(server: server, timeout: 3)
+        let sink = "parley_pieces_\(getpid())"
+        let module = try ctx.loadModule("module-null-sink", arguments: "sink_name=\(sink)", timeout: 3)
+        defer { _ = try? ctx.unloadModule(module, timeout: 3) }
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        other.arguments = ["parec", "--server=\(server)", "--device=\(sink).monitor", "--format=s16le", "--rate=16000",
+                           "--channels=1", "--latency-msec=2", "--raw"]
+        other.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try other.run()
+        defer {
+            other.terminate()
+            other.waitUntilExit()
+        }
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"))
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        defer { capture.close() }
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 25 }, "half a second captured")
+        let before = capture.stats
+        XCTAssertTrue(rec.wait(timeout: 20) { $0.count >= 25 + 100 }, "two more seconds captured")
+        let after = capture.stats
+        XCTAssertTrue(other.isRunning, "the other recorder ran throughout")
+        let chunks = Double(after.chunksRead - before.chunksRead)
+        let perChunk = Double(after.loopWakeups - before.loopWakeups) / chunks
+        print(String(format: "audio thread wake-ups per 20 ms chunk beside a 2 ms recorder: %.2f", perChunk))
+        XCTAssertLessThanOrEqual(perChunk, 3.5, "the loop woke for the server's small pieces")
+        let sequences = rec.all.map(\.sequence)
+        XCTAssertEqual(sequences, Array(sequences.first!...sequences.last!), "no chunk lost or reordered")
+        for c in rec.all { XCTAssertEqual(c.samples.count, 320) }
+    }
+
     func testADeviceThatDisappearsIsReportedAndTheStreamReopensOnTheDefault() throws {
         let server = try testPulseServer()
         let ctx = try PulseContext(server: server, timeout: 3)

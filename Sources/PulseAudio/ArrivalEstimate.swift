@@ -1,0 +1,48 @@
+/// When a record stream's data arrives, learned from its reads, so the audio thread can sleep through the
+/// pieces that cannot complete a chunk (`PulseMainloop.holdData`).
+///
+/// A server sends each piece as soon as its source has captured it, so the piece ending at sample n arrives
+/// at about `origin + duration(n)`, `origin` being a constant of the stream (when its first sample would have
+/// arrived, had it been sent alone). A read at time t of everything up to sample n says
+/// `origin <= t - duration(n)` (the data cannot have arrived after it was read), so the estimate is the lowest
+/// such bound seen: wake-ups that came late raise nothing. It creeps up by `relaxNanoseconds` a read so a
+/// server whose latency grew is followed, and a bound more than `jumpNanoseconds` above it is taken as it is:
+/// the stream paused (corked, suspended) and started again.
+struct ArrivalEstimate: Equatable {
+    /// How far the estimate follows a later arrival per read (10 µs: 1 ms in two seconds of 20 ms chunks).
+    static let relaxNanoseconds: UInt64 = 10_000
+    /// A bound this far above the estimate is a new start, not a late wake-up.
+    static let jumpNanoseconds: UInt64 = 100_000_000
+    /// The stream's sample rate times its channels.
+    let samplesPerSecond: UInt64
+    /// The estimated `origin` (monotonic ns); nil until the first read.
+    private(set) var origin: UInt64?
+
+    init(format: AudioFormat) {
+        samplesPerSecond = UInt64(max(1, format.sampleRate * format.channels))
+    }
+
+    /// Everything up to `samples` (counted from the stream's start) was read at `now`, and had just arrived
+    /// (not kept waiting by a hold).
+    mutating func read(upTo samples: Int, at now: UInt64) {
+        let elapsed = duration(samples)
+        let bound = now > elapsed ? now - elapsed : 0
+        if let o = origin, bound < o + Self.jumpNanoseconds {
+            origin = min(o + Self.relaxNanoseconds, bound)
+        } else {
+            origin = bound
+        }
+    }
+
+    /// Forget what was learned (the stream restarted, or data arrived earlier than estimated).
+    mutating func reset() { origin = nil }
+
+    /// When the piece that ends at or after sample `samples` can arrive at the earliest; nil while unknown.
+    func arrival(ofSample samples: Int) -> UInt64? {
+        origin.map { $0 + duration(samples) }
+    }
+
+    private func duration(_ samples: Int) -> UInt64 {
+        UInt64(max(0, samples)) * 1_000_000_000 / samplesPerSecond
+    }
+}
