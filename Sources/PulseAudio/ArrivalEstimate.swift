@@ -5,12 +5,16 @@
 /// at about `origin + duration(n)`, `origin` being a constant of the stream (when its first sample would have
 /// arrived, had it been sent alone). A read at time t of everything up to sample n says
 /// `origin <= t - duration(n)` (the data cannot have arrived after it was read), so the estimate is the lowest
-/// such bound seen: wake-ups that came late raise nothing. It creeps up by `relaxNanoseconds` a read so a
-/// server whose latency grew is followed, and a bound more than `jumpNanoseconds` above it is taken as it is:
-/// the stream paused (corked, suspended) and started again.
+/// such bound seen: a wake-up that came late raises it by `relaxNanoseconds` at most, so a server whose
+/// pieces now come later is followed within a few chunks, and a bound more than `jumpNanoseconds` above it is
+/// taken as it is: the stream paused (corked, suspended) and started again. (An estimate that is early only
+/// costs wake-ups; one that is late delays chunks, which `PulseCapture` notices and resets.)
 struct ArrivalEstimate: Equatable {
-    /// How far the estimate follows a later arrival per read (10 µs: 1 ms in two seconds of 20 ms chunks).
-    static let relaxNanoseconds: UInt64 = 10_000
+    /// How far the estimate follows a later arrival per read: less than the capture's margin, so one late
+    /// wake-up cannot make a hold outlast the piece it waits for. When another recorder joined the source, the
+    /// estimate was seen 15 ms early (its pieces had come in a burst); at 10 µs a read it took seconds to
+    /// recover, holding for a few milliseconds of each chunk only.
+    static let relaxNanoseconds: UInt64 = 200_000
     /// A bound this far above the estimate is a new start, not a late wake-up.
     static let jumpNanoseconds: UInt64 = 100_000_000
     /// The stream's sample rate times its channels.

@@ -474,6 +474,13 @@ final class PulseDaemonTests: XCTestCase {
         let sink = "parley_pieces_\(getpid())"
         let module = try ctx.loadModule("module-null-sink", arguments: "sink_name=\(sink)", timeout: 3)
         defer { _ = try? ctx.unloadModule(module, timeout: 3) }
+        let rec = ChunkRecorder()
+        let capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"))
+        capture.setGate(open: true)
+        try capture.open { rec.append($0) }
+        defer { capture.close() }
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 25 }, "half a second captured alone")
+        // The other program starts while parley records (a call in a browser): the pieces shrink at once.
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         other.arguments = ["parec", "--server=\(server)", "--device=\(sink).monitor", "--format=s16le", "--rate=16000",
@@ -484,14 +491,9 @@ final class PulseDaemonTests: XCTestCase {
             other.terminate()
             other.waitUntilExit()
         }
-        let rec = ChunkRecorder()
-        let capture = PulseCapture(options: .init(server: server, device: sink + ".monitor"))
-        capture.setGate(open: true)
-        try capture.open { rec.append($0) }
-        defer { capture.close() }
-        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 25 }, "half a second captured")
+        XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 50 }, "half a second beside the other recorder")
         let before = capture.stats
-        XCTAssertTrue(rec.wait(timeout: 20) { $0.count >= 25 + 100 }, "two more seconds captured")
+        XCTAssertTrue(rec.wait(timeout: 20) { $0.count >= 50 + 100 }, "two more seconds captured")
         let after = capture.stats
         XCTAssertTrue(other.isRunning, "the other recorder ran throughout")
         let chunks = Double(after.chunksRead - before.chunksRead)
