@@ -33,7 +33,9 @@ final class ScreenPacerTests: XCTestCase {
         for _ in 0..<10 { mic.feed(room); clock.advance(0.02) }
         _ = events.drain()
         XCTAssertEqual(pacer.meterInterval(state, audio: audio), 0.2, "the room alone: 5 fps")
+        XCTAssertNil(pacer.nextMeterFrame(), "nothing drawn yet")
         pacer.draw(state, audio: audio, now: clock.now)
+        XCTAssertEqual(pacer.nextMeterFrame(), clock.now + 0.2, "the loop waits a 5 fps frame")
 
         mic.feed(voice)
         XCTAssertTrue(Self.readable(events.fd), "a voice rising over the room wakes the loop")
@@ -47,6 +49,11 @@ final class ScreenPacerTests: XCTestCase {
         XCTAssertEqual(pacer.meterInterval(state, audio: audio), 0.2, "back to the room, the peak mark down: 5 fps")
         speaker.write(voice)
         XCTAssertEqual(pacer.meterInterval(state, audio: audio), 1.0 / 30, "a reply playing: 30 fps")
+        let meterFrame = clock.now  // the meters were read at the draw above
+        clock.advance(0.02)
+        pacer.draw(state, audio: audio, now: clock.now)
+        let next = try XCTUnwrap(pacer.nextMeterFrame())
+        XCTAssertEqual(next, meterFrame + 1.0 / 30, accuracy: 1e-9, "a 30 fps frame after the last meter frame")
         audio.close()
     }
 

@@ -64,7 +64,7 @@ final class ConversationLoop {
     /// Blocks in `poll()` until input, a signal, an event, or the next deadline (none: sleep until woken).
     private func wait(state: AppState, screen: ScreenPacer) {
         let now = time.now()
-        let deadline = [launch.terminal.inputDeadline, state.nextDeadline(now: now), screen.nextMeterFrame(state, audio: launch.audio)]
+        let deadline = [launch.terminal.inputDeadline, state.nextDeadline(now: now), screen.nextMeterFrame()]
             .compactMap { $0 }.min()
         let timeout: Int32 = deadline.map { Int32(max(0, min(60_000, ($0 - now) * 1000)).rounded(.up)) } ?? -1
         var fds = (launch.terminal.pollFDs + [events.fd]).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

@@ -10,6 +10,8 @@ final class ScreenPacer {
     private var forceAll = true
     private var lastMeterDraw = -Double.infinity
     private var meters = MetersModel()
+    /// The meters' interval as of the last draw (`nextMeterFrame` follows it: the loop waits right after).
+    private var interval: Double?
 
     init(renderer: FrameRenderer) { self.renderer = renderer }
 
@@ -25,9 +27,14 @@ final class ScreenPacer {
     /// wakes the loop when the mic rises above the room (`AudioIO`), so speech moves the bar with its first
     /// chunk, not a 5 fps frame later.
     func meterInterval(_ state: AppState, audio: AudioIO) -> Double? {
-        let speakerActive = (audio.playback?.levels().rmsDBFS ?? -100) > -90 || meters.speaker.level > -90
+        meterInterval(state, mic: audio.capture?.levels(), speaker: audio.playback?.levels())
+    }
+
+    /// The same, for levels already read (each `levels()` takes the audio thread's lock).
+    private func meterInterval(_ state: AppState, mic: PulseAudio.LevelReading?,
+                               speaker: PulseAudio.LevelReading?) -> Double? {
+        let speakerActive = (speaker?.rmsDBFS ?? -100) > -90 || meters.speaker.level > -90
         if speakerActive { return 1.0 / 30 }
-        let mic = audio.capture?.levels()
         let heard = max(mic?.rmsDBFS ?? -100, mic?.heldPeakDBFS ?? -100)
         let shown = max(meters.mic.level, meters.mic.peak ?? -100)
         if heard > Self.roomDBFS || shown > Self.roomDBFS { return 1.0 / 30 }
@@ -38,18 +45,23 @@ final class ScreenPacer {
     /// Up to this level the mic hears a room, not a voice: the meter's bar (from -60 dBFS) barely moves.
     static let roomDBFS = MicFraming.roomDBFS
 
-    /// When the next meter frame is due, if the meters move.
-    func nextMeterFrame(_ state: AppState, audio: AudioIO) -> Double? {
-        meterInterval(state, audio: audio).map { lastMeterDraw + $0 }
+    /// When the next meter frame is due, if the meters move, as of the last `draw` (the loop draws at the end
+    /// of every pass, then waits; a voice rising between the two wakes the loop, `AudioIO`).
+    func nextMeterFrame() -> Double? {
+        interval.map { lastMeterDraw + $0 }
     }
 
     func draw(_ state: AppState, audio: AudioIO, now: Double, force: Bool = false) {
         var ui = state.ui
-        if now - lastMeterDraw >= (meterInterval(state, audio: audio) ?? 0) - 0.001 {
-            meters.mic = Self.reading(audio.capture?.levels())
-            meters.speaker = Self.reading(audio.playback?.levels())
+        // The levels once a pass: reading them takes the audio thread's lock and moves its meters.
+        let mic = audio.capture?.levels()
+        let speaker = audio.playback?.levels()
+        if now - lastMeterDraw >= (meterInterval(state, mic: mic, speaker: speaker) ?? 0) - 0.001 {
+            meters.mic = Self.reading(mic)
+            meters.speaker = Self.reading(speaker)
             lastMeterDraw = now
         }
+        interval = meterInterval(state, mic: mic, speaker: speaker)
         ui.meters.mic = meters.mic
         ui.meters.speaker = meters.speaker
         if force || forceAll {
