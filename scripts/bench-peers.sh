@@ -6,6 +6,7 @@
 #   scripts/bench-peers.sh                      # 5 rounds of each client (about 12 minutes)
 #   BENCH_ROUNDS=4 BENCH_IDLE_SECONDS=30 scripts/bench-peers.sh
 #   PARLEY_BIN=dist/parley-latest/bin/parley scripts/bench-peers.sh   # the packaged binary instead of a build
+#   BENCH_SERVER=pipewire scripts/bench-peers.sh   # on PipeWire's pulse server instead of PulseAudio
 #
 # Installs what it needs: PyAudio and the ALSA pulse plugin from Debian, google-genai and numpy in a venv
 # under .build/bench-venv (with the system's site packages, for PyAudio).
@@ -40,12 +41,18 @@ work=$(mktemp -d /tmp/parley-peers.XXXXXX)
 cleanup() {
     [[ -n "${sim_pid:-}" ]] && kill "$sim_pid" 2>/dev/null || true
     tmux -L "bench-$$" kill-server 2>/dev/null || true
-    scripts/pulse-daemon.sh stop "$work/pulse" >/dev/null 2>&1 || true
+    "$daemon" stop "$work/pulse" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
+case ${BENCH_SERVER:-pulseaudio} in
+    pulseaudio) daemon=scripts/pulse-daemon.sh ;;
+    pipewire) daemon=scripts/pipewire-daemon.sh ;;
+    *) echo "bench-peers: BENCH_SERVER is pulseaudio or pipewire, not ${BENCH_SERVER}" >&2; exit 2 ;;
+esac
 trap cleanup EXIT INT TERM
 export PULSE_SERVER
-PULSE_SERVER=$(scripts/pulse-daemon.sh start "$work/pulse")
+PULSE_SERVER=$("$daemon" start "$work/pulse")
+echo "bench-peers: sound server ${BENCH_SERVER:-pulseaudio}" >&2
 pactl load-module module-null-sink sink_name=bench_mic rate=48000 >/dev/null
 pactl load-module module-null-sink sink_name=bench_spk rate=48000 >/dev/null
 
