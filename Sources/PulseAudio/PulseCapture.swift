@@ -166,7 +166,7 @@ public final class PulseCapture: AudioSource {
         var reopens: Int { link?.reopens ?? 0 }
 
         /// The audio thread's wake-ups so far.
-        var loopWakeups: Int { link?.loop.loopStatistics.wakeups ?? 0 }
+        var loopWakeups: Int { link?.loop.loopWakeups ?? 0 }
 
         func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws(PulseAudioError) {
             if idle.withLock({ link != nil }) { return }

@@ -141,8 +141,8 @@ final class PulseLoop: @unchecked Sendable {
     /// Whether the server's data had been waiting for a hold to end when the loop last woke (loop thread).
     var dataWaitedThroughHold: Bool { mainloop.dataWaitedThroughHold }
 
-    /// How often the loop woke.
-    var loopStatistics: PulseMainloop.Statistics { mainloop.statistics }
+    /// How often the loop woke with something to dispatch.
+    var loopWakeups: Int { mainloop.wakeups }
 
     // MARK: - The connection
 

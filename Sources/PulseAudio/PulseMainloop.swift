@@ -37,15 +37,8 @@ final class PulseMainloop: @unchecked Sendable {
     /// time of this wake-up says nothing about when the data arrived.
     private(set) var dataWaitedThroughHold = false
 
-    /// Counters: how often the loop woke and why.
-    struct Statistics: Sendable, Hashable {
-        /// Polls that returned with something to dispatch (a descriptor ready).
-        var wakeups = 0
-        /// Polls that waited on the wake-up pipe alone because of a hold.
-        var heldPolls = 0
-    }
-    private let wakeups = Atomic<Int>(0)
-    private let heldPolls = Atomic<Int>(0)
+    /// Polls that returned with something to dispatch (a descriptor ready).
+    private let wakeupCount = Atomic<Int>(0)
 
     /// A loop, not yet running.
     init() throws(PulseAudioError) {
@@ -134,9 +127,8 @@ final class PulseMainloop: @unchecked Sendable {
         holdUntil.store(deadline, ordering: .relaxed)
     }
 
-    var statistics: Statistics {
-        Statistics(wakeups: wakeups.load(ordering: .relaxed), heldPolls: heldPolls.load(ordering: .relaxed))
-    }
+    /// How often the loop woke with something to dispatch, since it started.
+    var wakeups: Int { wakeupCount.load(ordering: .relaxed) }
 
     // MARK: - Polling
 
@@ -150,17 +142,16 @@ final class PulseMainloop: @unchecked Sendable {
             let until = holdUntil.load(ordering: .relaxed)
             if until >= start + PollHold.shortestNanoseconds {
                 let hold = PollHold(now: start, until: until, timeoutMilliseconds: timeout)
-                heldPolls.add(1, ordering: .relaxed)
                 let r = parley_poll_nanoseconds(fds, 1, hold.waitNanoseconds)
                 if r != 0 || hold.timerFirst {
                     for i in 1..<Int(count) { fds[i].revents = 0 }
-                    if r > 0 { wakeups.add(1, ordering: .relaxed) }
+                    if r > 0 { wakeupCount.add(1, ordering: .relaxed) }
                     return r
                 }
                 let waiting = Glibc.poll(fds, nfds_t(count), 0)
                 if waiting != 0 {
                     dataWaitedThroughHold = waiting > 0
-                    if waiting > 0 { wakeups.add(1, ordering: .relaxed) }
+                    if waiting > 0 { wakeupCount.add(1, ordering: .relaxed) }
                     return waiting
                 }
                 timeout = hold.remainingTimeout(elapsedNanoseconds: TimeSource.monotonic.nanoseconds() - start)
@@ -168,7 +159,7 @@ final class PulseMainloop: @unchecked Sendable {
         }
         dataWaitedThroughHold = false
         let r = Glibc.poll(fds, nfds_t(count), timeout)
-        if r > 0 { wakeups.add(1, ordering: .relaxed) }
+        if r > 0 { wakeupCount.add(1, ordering: .relaxed) }
         return r
     }
 
