@@ -18,9 +18,9 @@ import Glibc
 /// 500 wake-ups a second where a 20 ms chunk needs 50 (`PulseDaemonTests`), and the audio thread's CPU
 /// time grows with them.
 ///
-/// How it knows its own wake-ups: `pa_mainloop` polls its wake-up pipe first (`pollfds[0]`, since
-/// PulseAudio 0.9); the hold applies only when that descriptor is a pipe, so a libpulse that ordered them
-/// otherwise would only lose the batching.
+/// How it knows its own wake-ups: `pa_mainloop` puts its wake-up pipe first in the descriptors it polls
+/// (`rebuild_pollfds`: `pollfds[0]`); the hold applies only when that descriptor is a pipe, so a libpulse
+/// that ordered them otherwise would only lose the batching.
 final class PulseMainloop: @unchecked Sendable {
     /// The `pa_mainloop`, for its API (timers, the context).
     private let mainloop: OpaquePointer
@@ -145,6 +145,7 @@ final class PulseMainloop: @unchecked Sendable {
                 let r = parley_poll_nanoseconds(fds, 1, hold.waitNanoseconds)
                 if r != 0 || hold.timerFirst {
                     for i in 1..<Int(count) { fds[i].revents = 0 }
+                    dataWaitedThroughHold = false  // nothing of the server's is dispatched on this wake-up
                     if r > 0 { wakeupCount.add(1, ordering: .relaxed) }
                     return r
                 }
