@@ -48,7 +48,8 @@ public final class WebRTCCanceller: Sendable {
         public var framesProcessed = 0
         /// Near-end frames in which the far end was playing.
         public var framesWithFarEnd = 0
-        /// Near-end frames passed through as captured because nothing had played or was queued for a second.
+        /// Near-end frames passed through as captured because nothing had played or was queued for a while
+        /// (`idleAfterFrames`).
         public var framesPassedIdle = 0
         /// CPU time spent in processing (both ends, on the capture thread), in seconds.
         public var processingSeconds: Double = 0
@@ -86,13 +87,24 @@ public final class WebRTCCanceller: Sendable {
         var far: [Int16]
         var near: [Int16]
         var nextMetricsFrame = 100
-        /// Frames in a row whose far end was silent with nothing queued to play: past `idleAfterFrames` nothing
-        /// can echo, and frames pass through unprocessed (the filter keeps what it learned).
+        /// Frames in a row whose far end was silent with nothing queued to play: past `idleAfterFrames` nothing can
+        /// echo, and frames pass through unprocessed (the filter keeps what it learned).
         var quietFarFrames = Int.max
     }
 
-    /// One second: longer than any room's echo tail and the delay estimator's window.
-    private static let idleAfterFrames = 100
+    /// How many quiet far-end frames in a row before the mic passes through unprocessed. Until the canceller
+    /// has converged (the echo's place is not known yet): a second, longer than any room's echo path and the
+    /// delay estimator's window. Once it has, the echo of the last far frame given starts within the target
+    /// delay plus the re-pointing threshold, the adaptive filter models its first 128 ms (48 without the
+    /// extended filter), and 100 ms more cover the room's reverberation past the filter, which the
+    /// suppressor removes: about 0.3 s. In the conversation benchmark the one-second tail was about a third
+    /// of the frames processed.
+    static func idleAfterFrames(converged: Bool, settings: Settings) -> Int {
+        guard converged else { return 100 }
+        let filterMilliseconds = settings.processing.extendedFilter ? 128 : 48
+        let reach = settings.targetEchoDelayMilliseconds + settings.realignThresholdMilliseconds + filterMilliseconds + 100
+        return min(100, (reach + 9) / 10)
+    }
 
     /// The settings it was created with.
     public let settings: Settings
@@ -134,9 +146,12 @@ public final class WebRTCCanceller: Sendable {
     /// Whether the canceller has heard enough of the far end to be trusted with full duplex; until then the
     /// half-duplex gate should guard the mic (the first reply's first seconds would otherwise leak).
     public var isConverged: Bool {
-        let needed = Int(settings.convergenceSeconds * 100)
+        let needed = framesToConverge
         return near.withLock { $0.stats.framesAdapted >= needed }
     }
+
+    /// Far-end frames heard before the canceller counts as converged.
+    private var framesToConverge: Int { Int(settings.convergenceSeconds * 100) }
 
     /// What the header says while this canceller protects the mic.
     public var protection: HalfDuplexGate.Protection { .canceller }
@@ -181,6 +196,7 @@ public final class WebRTCCanceller: Sendable {
         guard isActive else { return }
         let format = settings.captureFormat
         let cpuStart = ThreadCPUTime.nanoseconds()
+        let convergedFrames = framesToConverge
         near.withLock { n in
             let frame = n.processor.frameSamples
             let start = n.clock.chunkStart(estimate: capturedFrom, duration: format.duration(sampleCount: samples.count))
@@ -203,8 +219,9 @@ public final class WebRTCCanceller: Sendable {
                 } else if n.quietFarFrames < Int.max {
                     n.quietFarFrames += 1
                 }
-                if n.quietFarFrames > Self.idleAfterFrames {
-                    // Nothing played or queued for a second: no echo to remove, the mic passes as captured.
+                let converged = n.stats.framesAdapted >= convergedFrames
+                if n.quietFarFrames > Self.idleAfterFrames(converged: converged, settings: settings) {
+                    // Nothing played or queued for a while: no echo to remove, the mic passes as captured.
                     n.stats.framesPassedIdle += 1
                     n.stats.framesProcessed += 1
                     n.stats.audioSeconds += format.duration(sampleCount: frame)

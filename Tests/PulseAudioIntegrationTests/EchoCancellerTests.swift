@@ -60,6 +60,36 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertLessThan(stats.framesPassedIdle, 100 + 30)
     }
 
+    /// Once the canceller has converged, the mic passes through again 0.3 s after the far end falls quiet (the
+    /// echo's place is known); before, only after a second.
+    func testConvergedCancellerStopsProcessingSoonAfterTheReply() throws {
+        let canceller = try WebRTCCanceller()
+        let chunk = 320
+        let room = Signals.sine(frequency: 300, rate: 16_000, seconds: 6, amplitude: 0.01)
+        var t: UInt64 = 10_000_000_000
+        var k = 0
+        func feed(seconds: Double) {
+            for _ in 0..<Int(seconds * 50) {
+                var samples = Array(room[k..<(k + chunk)])
+                canceller.process(&samples, capturedFrom: t)
+                t += 20_000_000
+                k += chunk
+            }
+        }
+        let reply = Signals.sine(frequency: 1000, rate: 24_000, seconds: 2.5, amplitude: 0.3)
+        reply.withUnsafeBufferPointer { canceller.played($0, heardFrom: t) }
+        feed(seconds: 2.5)
+        XCTAssertTrue(canceller.isConverged)
+        let before = canceller.statistics
+        XCTAssertEqual(before.framesPassedIdle, 0)
+        feed(seconds: 1.5)
+        let after = canceller.statistics
+        XCTAssertEqual(after.framesWithFarEnd, before.framesWithFarEnd + 4, "the last 40 ms of the reply (the lookahead)")
+        // The far end given is 40 ms behind the mic: 40 ms of reply, 290 ms of tail, then passing through.
+        XCTAssertEqual(after.framesPassedIdle, 150 - 4 - 29, "processed for 0.29 s after the reply, then passed through")
+        XCTAssertEqual(WebRTCCanceller.idleAfterFrames(converged: false, settings: .init()), 100)
+    }
+
     /// Numbers, not assertions: `PARLEY_BENCH=1 swift test --filter PulseAudioTests.EchoCancellerTests`.
     func testBenchmarkEchoCancellation() throws {
         guard ProcessInfo.processInfo.environment["PARLEY_BENCH"] == "1" else {
