@@ -16,10 +16,17 @@ public struct Resampler: Sendable {
     let up: Int          // L: output steps per `down` input samples
     let down: Int        // M
     let halfTaps: Int    // taps each side of the centre, in input samples
-    /// Phase p's taps at `p * taps ..< (p + 1) * taps`: tap k weights input sample i + k - halfTaps + 1 for
-    /// the output at i + p/L. One flat table, read through a pointer: no array per phase to retain.
+    /// Phase p's taps at `p * stride ..< p * stride + taps`: tap k weights input sample i + k - halfTaps + 1
+    /// for the output at i + p/L; zeros up to `stride`. One flat table, read through a pointer: no array per
+    /// phase to retain.
     let weights: [Float]
     var taps: Int { 2 * halfTaps }
+    /// Each phase's length in the table: `taps` rounded up to whole vectors of `Resampler.lanes`, so a dot
+    /// product is vectors only. It reads `stride - taps` inputs past the window, which the zeros weight out;
+    /// the input buffers hold that many more samples.
+    let stride: Int
+    /// The dot product's vector width.
+    static let lanes = 8
 
     /// Zero crossings of the sinc on each side of the centre (at the lower of the two rates).
     static let zeroCrossings = 16
@@ -49,9 +56,11 @@ public struct Resampler: Sendable {
         let cutoff = 0.5 * Resampler.rolloff * min(1.0, Double(l) / Double(m))
         let half = Int((Double(Resampler.zeroCrossings) / (2 * cutoff)).rounded(.up))
         halfTaps = half
+        let stride = (2 * half + Resampler.lanes - 1) / Resampler.lanes * Resampler.lanes
+        self.stride = stride
         let i0 = Resampler.besselI0(Resampler.kaiserBeta)
         var table: [Float] = []
-        table.reserveCapacity(l * 2 * half)
+        table.reserveCapacity(l * stride)
         for p in 0..<l {
             let frac = Double(p) / Double(l)
             var taps = [Double](repeating: 0, count: 2 * half)
@@ -66,6 +75,7 @@ public struct Resampler: Sendable {
             }
             // Unity gain at DC for every phase: no ripple from the phase table.
             table += taps.map { Float($0 / (sum == 0 ? 1 : sum)) }
+            table += repeatElement(0, count: stride - 2 * half)
         }
         weights = table
     }
@@ -84,47 +94,59 @@ public struct Resampler: Sendable {
         // Silence on both sides in the buffer itself, so every output takes the one full-length dot product
         // the streaming resampler takes too (the same sums, so both give the same samples).
         let lead = halfTaps - 1
-        var input = [Float](repeating: 0, count: lead + n + halfTaps + 1)
+        var input = [Float](repeating: 0, count: lead + n + halfTaps + 1 + stride - taps)
         for (k, v) in samples.enumerated() { input[lead + k] = Float(v) }
         return [Int16](unsafeUninitializedCapacity: outCount) { y, count in
             input.withUnsafeBufferPointer { x in
-                weights.withUnsafeBufferPointer { w in
-                    for o in 0..<outCount {
-                        let pos = o * down
-                        let i = pos / up
-                        // The window starts at input sample i - halfTaps + 1: index i in the padded buffer.
-                        y[o] = Self.sample(x.baseAddress! + i, w.baseAddress! + (pos - i * up) * taps, taps: taps)
-                    }
-                }
+                // The window of output 0 starts at input sample -halfTaps + 1: index 0 in the padded buffer.
+                convolve(x.baseAddress!, firstOutput: 0, count: outCount, into: y.baseAddress!)
             }
             count = outCount
         }
     }
 
-    /// One output sample: the dot product of `taps` inputs and one phase's weights, rounded and clipped.
-    /// Eight running sums, so the loop does not wait on one addition at a time (and vectorises); both
+    /// Outputs `firstOutput ..< firstOutput + count` of a stream into `y`; `x` points at the first sample of
+    /// output `firstOutput`'s window. Steps through the phases without a division per output.
+    func convolve(_ x: UnsafePointer<Float>, firstOutput: Int, count: Int, into y: UnsafeMutablePointer<Int16>) {
+        guard count > 0 else { return }
+        weights.withUnsafeBufferPointer { w in
+            let h = w.baseAddress!
+            let start = firstOutput * down
+            var i = 0  // input offset of the window from output `firstOutput`'s
+            var phase = start % up
+            for o in 0..<count {
+                y[o] = Self.sample(x + i, h + phase &* stride, stride: stride)
+                phase &+= down
+                while phase >= up {
+                    phase &-= up
+                    i &+= 1
+                }
+            }
+        }
+    }
+
+    /// One output sample: the dot product of `stride` inputs and one phase's weights (zeros past its taps),
+    /// rounded and clipped. Vectors of eight, two sums (the loop does not wait on one addition at a time); both
     /// resamplers call this, so a stream cut into blocks gives exactly the samples of the whole signal.
     @inline(__always)
-    static func sample(_ x: UnsafePointer<Float>, _ h: UnsafePointer<Float>, taps: Int) -> Int16 {
-        var (a0, a1, a2, a3, a4, a5, a6, a7): (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
+    static func sample(_ x: UnsafePointer<Float>, _ h: UnsafePointer<Float>, stride: Int) -> Int16 {
+        let xr = UnsafeRawPointer(x), hr = UnsafeRawPointer(h)
+        var a = SIMD8<Float>(), b = SIMD8<Float>()
         var k = 0
-        while k + 8 <= taps {
-            a0 += h[k] * x[k]
-            a1 += h[k + 1] * x[k + 1]
-            a2 += h[k + 2] * x[k + 2]
-            a3 += h[k + 3] * x[k + 3]
-            a4 += h[k + 4] * x[k + 4]
-            a5 += h[k + 5] * x[k + 5]
-            a6 += h[k + 6] * x[k + 6]
-            a7 += h[k + 7] * x[k + 7]
-            k += 8
+        while k &+ 16 <= stride {
+            a += xr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
+                * hr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
+            b += xr.loadUnaligned(fromByteOffset: 4 &* (k &+ 8), as: SIMD8<Float>.self)
+                * hr.loadUnaligned(fromByteOffset: 4 &* (k &+ 8), as: SIMD8<Float>.self)
+            k &+= 16
         }
-        while k < taps {
-            a0 += h[k] * x[k]
-            k += 1
+        if k < stride {
+            a += xr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
+                * hr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
         }
-        let v = (((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))).rounded()
-        return v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(v)
+        let v = (a + b).sum()
+        // lrintf: one conversion instruction (round to nearest); `rounded()` is a call to libm's roundf.
+        return v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(lrintf(v))
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int {
@@ -192,27 +214,26 @@ public struct StreamingResampler: Sendable {
             defer { received += block.count }
             return (Array(block), Double(received))
         }
-        input.append(contentsOf: block.lazy.map { Float($0) })
+        let held = input.count
+        let pad = r.stride - r.taps
+        // The block as floats, and zeros for the inputs the padded phases read past the last window.
+        input.append(contentsOf: repeatElement(0, count: block.count + pad))
+        input.withUnsafeMutableBufferPointer { x in
+            for k in 0..<block.count { x[held + k] = Float(block[k]) }
+        }
         received += block.count
         let first = nextOutput
         // Outputs whose window (input i - halfTaps + 1 ... i + halfTaps) has arrived.
         let end = ((received - r.halfTaps) * r.up + r.down - 1) / r.down
         let count = max(0, end - first)
-        let taps = r.taps
-        let base = self.base
+        let window = (first * r.down) / r.up - r.halfTaps + 1 - base
         let out = [Int16](unsafeUninitializedCapacity: count) { y, n in
             input.withUnsafeBufferPointer { x in
-                r.weights.withUnsafeBufferPointer { w in
-                    for o in 0..<count {
-                        let pos = (first + o) * r.down
-                        let i = pos / r.up
-                        y[o] = Resampler.sample(x.baseAddress! + (i - r.halfTaps + 1 - base),
-                                                w.baseAddress! + (pos - i * r.up) * taps, taps: taps)
-                    }
-                }
+                r.convolve(x.baseAddress! + window, firstOutput: first, count: count, into: y.baseAddress!)
             }
             n = count
         }
+        input.removeLast(pad)
         nextOutput += count
         // Keep only what the next output still needs.
         let needed = (nextOutput * r.down) / r.up - r.halfTaps + 1
