@@ -34,6 +34,7 @@ public final class GridScreen: Screen {
 
     public func put(row: Int, column: Int, text: String, style: CellStyle) {
         guard row >= 0, row < size.rows else { return }
+        if DisplayWidth.isPrintableASCII(text) { return putASCII(row: row, column: column, text: text, style: style) }
         var col = column
         for ch in text {
             let w = DisplayWidth.of(ch)
@@ -49,6 +50,27 @@ public final class GridScreen: Screen {
             }
             col += w
         }
+    }
+
+    /// `put` for printable ASCII (most of a frame: meters, header, English transcripts): a column a byte, no
+    /// grapheme breaking or width lookup, and no wide character to split except at the two ends.
+    private func putASCII(row: Int, column: Int, text: String, style: CellStyle) {
+        let first = max(0, column)
+        let end = min(size.columns, column + text.utf8.count)
+        guard first < end else { return }
+        if cells[row][first].isContinuation, first > 0 { cells[row][first - 1].character = " " }
+        if end < size.columns, cells[row][end].isContinuation {
+            cells[row][end] = Cell(character: " ", style: style, isContinuation: false)
+        }
+        var col = column
+        for byte in text.utf8 {
+            guard col < end else { break }
+            if col >= first {
+                cells[row][col] = Cell(character: Character(Unicode.Scalar(byte)), style: style, isContinuation: false)
+            }
+            col += 1
+        }
+        cellsWritten += end - first
     }
 
     public func clear(_ rect: Rect, style: CellStyle) {

@@ -37,6 +37,9 @@ final class RuntimeHarness: @unchecked Sendable {
     private let resume: ResumePlan?
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
+    /// `start(passesAsARealRun: true)`: the deadline the loop waits for now, and how many waits it has begun.
+    private var passesAsARealRun = false
+    private let loopDeadline = Locked<(deadline: Double?, waits: Int)>((nil, 0))
 
     /// The transcript the conversation is saved to, when the harness was made with `transcripts: true`.
     let transcriptPath: String?
@@ -98,9 +101,19 @@ final class RuntimeHarness: @unchecked Sendable {
     var paths: Paths { Paths(environment: ["HOME": home]) }
 
     /// Runs the conversation loop on its own thread, as `InteractiveApp` runs it on the main thread.
-    func start() {
+    /// `passesAsARealRun`: the loop passes when an event or key wakes it and when `advance` moves the clock past
+    /// the deadline it waits for (its meter frames, timers), and `advance` returns once that pass is done, as a
+    /// poll timeout would have fired there; not on every `advance`, nor on real-time poll timeouts. For the
+    /// instruction count: callgrind slows real time, not the clock moved by hand, so either of those would set
+    /// the number of passes (9 in 10 were poll timeouts; then, woken at each `advance`, 18 a second of the clock
+    /// where a real run draws 30).
+    func start(passesAsARealRun: Bool = false) {
+        self.passesAsARealRun = passesAsARealRun
+        let deadline = loopDeadline
+        let report: @Sendable (Double?) -> Void = { d in deadline.withLock { $0 = (d, $0.waits + 1) } }
         let loop = HandedOver(ConversationLoop(
-            launch: launch, events: events, paths: paths, time: clock.source, logger: logger, launchedAt: clock.now))
+            launch: launch, events: events, paths: paths, time: clock.source, logger: logger, launchedAt: clock.now,
+            handMovedClock: passesAsARealRun ? report : nil))
         let state = HandedOver(launch.initialState(demo: false, noAudio: false, resume: resume))
         let finished = finished
         running = true
@@ -189,10 +202,16 @@ final class RuntimeHarness: @unchecked Sendable {
         wait("the header to say live", file: file, line: line) { header.contains(" live") }
     }
 
-    /// Moves the manual clock and wakes the loop so the reducer sees the new time.
+    /// Moves the manual clock and wakes the loop so the reducer sees the new time (with `passesAsARealRun`,
+    /// only if the clock passed the loop's deadline, and then returns after that pass).
     func advance(_ seconds: Double) {
         clock.advance(seconds)
+        guard passesAsARealRun else { return events.wake() }
+        let (deadline, waits) = loopDeadline.withLock { $0 }
+        guard let deadline, deadline <= clock.now else { return }
         events.wake()
+        let giveUp = Date().addingTimeInterval(60)
+        while loopDeadline.withLock({ $0.waits }) == waits && Date() < giveUp { usleep(100) }
     }
 }
 
