@@ -28,21 +28,21 @@ public enum MetersView {
         line.append("[", .meterLabel)
         // A run per colour, not a cell at a time: the bar is redrawn up to 30 times a second.
         var runStart = 0
-        var runCell: (String, Role)?
+        var runCell: (UInt8, Role)?
         for i in 0...barW {
-            var cell: (String, Role)?
+            var cell: (UInt8, Role)?
             if i < barW {
                 let db = floor + Double(i) / Double(barW) * -floor
                 if i < filled {
-                    cell = ("|", db >= -6 ? .meterHot : db >= -18 ? .meterMid : .meterLow)
+                    cell = (UInt8(ascii: "|"), db >= -6 ? .meterHot : db >= -18 ? .meterMid : .meterLow)
                 } else if peakPos > 0 && i == peakPos - 1 {
-                    cell = ("|", .meterPeak)
+                    cell = (UInt8(ascii: "|"), .meterPeak)
                 } else {
-                    cell = (" ", .meterEmpty)
+                    cell = (UInt8(ascii: " "), .meterEmpty)
                 }
             }
             if let r = runCell, cell.map({ $0 != r }) ?? true {
-                line.append(String(repeating: r.0, count: i - runStart), r.1)
+                line.append(.repeating(ascii: r.0, count: i - runStart), r.1)
                 runStart = i
             }
             runCell = cell

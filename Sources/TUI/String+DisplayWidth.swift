@@ -26,6 +26,16 @@ extension String {
 }
 
 extension String {
+    /// `count` copies of one ASCII character in one allocation (`String(repeating:count:)` appends them one at a
+    /// time: the meter bar's runs and a line's padding are built up to 30 times a second).
+    static func repeating(ascii byte: UInt8, count: Int) -> String {
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.initialize(repeating: byte)
+            return count
+        }
+    }
+
     /// The longest prefix that fits in `columns`.
     func fittedPrefix(columns: Int) -> String {
         if DisplayWidth.isPrintableASCII(self) {

@@ -24,12 +24,9 @@ public struct StyledLine: Sendable, Hashable {
         var out = StyledLine(fill: fill)
         var left = ellipsis ? max(0, width - 1) : width
         for run in runs {
-            var piece = ""
-            for ch in run.text {
-                let w = DisplayWidth.of(ch)
-                if w > left { left = 0; break }
-                piece.append(ch); left -= w
-            }
+            // A wide character that does not fit ends the line.
+            let piece = run.text.fittedPrefix(columns: left)
+            left = piece.utf8.count == run.text.utf8.count ? left - DisplayWidth.of(piece) : 0
             out.append(piece, run.role)
             if left == 0 { break }
         }
@@ -41,7 +38,7 @@ public struct StyledLine: Sendable, Hashable {
     public func padded(to width: Int, role: Role? = nil) -> StyledLine {
         var out = truncated(to: width)
         let w = out.width
-        if w < width { out.append(String(repeating: " ", count: width - w), role ?? fill) }
+        if w < width { out.append(.repeating(ascii: UInt8(ascii: " "), count: width - w), role ?? fill) }
         return out
     }
 }
