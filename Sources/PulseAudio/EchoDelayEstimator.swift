@@ -22,6 +22,12 @@ struct EchoDelayEstimator: Sendable {
     let minCorrelation: Double
     /// Log energy below this (per sample, dB full scale) counts as silence.
     let silenceDB: Double
+    /// How many of the far end's onsets the mic must repeat at the lag found: one loud onset at the mic (a user
+    /// starting to talk over a reply, with no echo to hear) correlates with whichever far onset it follows, and
+    /// would re-point the far end and restart the canceller's convergence; an echo repeats every onset.
+    let minMatchedOnsets: Int
+    /// A rise of this many dB from one frame to the next counts as an onset.
+    let onsetDB: Double
 
     private var far: [Double] = []  // onsets
     private var near: [Double] = []
@@ -31,12 +37,14 @@ struct EchoDelayEstimator: Sendable {
     private var sinceEstimate = 0
 
     init(window: Int = 200, lags: ClosedRange<Int> = -10...40, interval: Int = 25, minCorrelation: Double = 0.35,
-         silenceDB: Double = -60) {
+         silenceDB: Double = -60, minMatchedOnsets: Int = 3, onsetDB: Double = 6) {
         self.window = window
         self.lags = lags
         self.interval = interval
         self.minCorrelation = minCorrelation
         self.silenceDB = silenceDB
+        self.minMatchedOnsets = minMatchedOnsets
+        self.onsetDB = onsetDB
     }
 
     /// The level of a frame in dB full scale, floored at `silenceDB`.
@@ -103,6 +111,21 @@ struct EchoDelayEstimator: Sendable {
         guard let best = scores.max(by: { $0.r < $1.r }), best.r >= minCorrelation else { return nil }
         // A clear peak: nothing well away from it comes close.
         let rival = scores.filter { abs($0.lag - best.lag) > 3 }.map(\.r).max() ?? 0
-        return best.r - rival >= 0.05 ? best.lag : nil
+        guard best.r - rival >= 0.05 else { return nil }
+        // Several far onsets heard again at that lag, within a frame (the echo's onset can straddle two); a rise
+        // over a few frames is one onset.
+        var matched = 0
+        var k = 0
+        while k < window {
+            let i = nearRange.lowerBound + k
+            if far[i - best.lag] >= onsetDB,
+               near[max(nearRange.lowerBound, i - 1)...min(nearRange.upperBound - 1, i + 1)].contains(where: { $0 >= onsetDB }) {
+                matched += 1
+                k += 3
+            } else {
+                k += 1
+            }
+        }
+        return matched >= minMatchedOnsets ? best.lag : nil
     }
 }
