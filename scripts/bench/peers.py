@@ -282,7 +282,7 @@ def play(wav):
     subprocess.run(["paplay", "--device=bench_mic", wav], check=True)
 
 
-async def one_run(client_factory, proxy, mic, spk, speech, args):
+async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
     proxy.reset()
     client = client_factory()
     res = {}
@@ -299,6 +299,12 @@ async def one_run(client_factory, proxy, mic, spk, speech, args):
             proxy.turn_done = asyncio.Event()
             proxy.first_speech, proxy.reply_first, proxy.reply_armed = None, None, True
             proxy.speech_armed = time.monotonic()
+            # Where the click falls in the client's capture chunk (parley's 20 ms, the cookbook's 64 ms) sets
+            # most of mouth->wire. Turn after turn at a fixed spacing it falls at about the same place, so a
+            # run's median was where a few phases fell (7.8 to 14.2 ms in four runs of one build): spread the
+            # turns over 320 ms, a whole number of both chunks (the golden-ratio sequence, the same for both).
+            k = round_index * args.turns + turn
+            await asyncio.sleep((k * 0.6180339887 % 1) * 0.320)
             armed = time.monotonic()
             await asyncio.to_thread(play, speech)
             await asyncio.wait_for(proxy.turn_done.wait(), 30)
@@ -344,7 +350,7 @@ async def main_async(args):
             for name in ("parley", "cookbook"):
                 factory = (lambda: Parley(args.parley, port, env, args.model)) if name == "parley" else (lambda: Cookbook(args.python, port, env, args.model))
                 print(f"bench: round {r + 1}/{args.rounds}: {name}", file=sys.stderr, flush=True)
-                results[name].append(await one_run(factory, proxy, mic, spk, args.speech, args))
+                results[name].append(await one_run(factory, proxy, mic, spk, args.speech, args, r))
         # Push-to-talk idle (parley only: the cookbook has no push-to-talk).
         proxy.reset()
         p = Parley(args.parley, port, env, args.model, mode="ptt")
@@ -411,6 +417,8 @@ def report(results, extra):
     print(f"parley ahead on {ahead} of {len(rows)} rows")
     print("samples: " + ", ".join(f"{n}: {len(gather(n, 'm2w'))} m2w, {len(gather(n, 'w2e'))} w2e, {len(gather(n, 'barge'))} barge-in"
                                   for n in results))
+    for n in results:
+        print(f"mouth→wire (ms), {n}: " + " ".join(f"{v:.1f}" for v in sorted(gather(n, "m2w"))))
 
 
 def main():
