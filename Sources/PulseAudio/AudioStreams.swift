@@ -49,9 +49,13 @@ public protocol AudioSink: AnyObject, Sendable {
     func close()
     /// Changes how much the server buffers ahead of the speaker, in milliseconds (the latency floor).
     func setTargetLatency(milliseconds: Int)
+    /// Whether the sound server is PipeWire's PulseAudio server (`pipewire-pulse`); false until known.
+    var serverIsPipeWire: Bool { get }
 }
 
 extension AudioSink {
     /// Sinks without a server buffer ignore it.
     public func setTargetLatency(milliseconds: Int) {}
+    /// Sinks without a server are not PipeWire.
+    public var serverIsPipeWire: Bool { false }
 }

@@ -177,6 +177,9 @@ public final class PulsePlayback: AudioSink {
     /// Counters so far.
     public var stats: PlaybackStats { core.locked { c in c.currentStats } }
 
+    /// Whether the server is PipeWire's PulseAudio server; false until the stream has connected once.
+    public var serverIsPipeWire: Bool { core.locked { c in c.serverIsPipeWire } }
+
     /// Stops playback, dropping what is queued, and closes the stream.
     public func close() { core.close() }
 
@@ -221,6 +224,7 @@ public final class PulsePlayback: AudioSink {
         private var buffer: PlaybackBuffer
         private var running = false
         private var link: PulseStream?
+        var serverIsPipeWire: Bool { link?.loop.serverIsPipeWire ?? false }
         private let lock = NSLock()
         private var heard: [(at: UInt64, level: AudioLevel)] = []  // written blocks, by when they are heard
         private var meter = LevelMeter()

@@ -42,14 +42,21 @@ final class AudioIO: Sendable {
         var micAboveRoom = false
     }
 
-    /// The least playback buffer (`tlength`) the echo canceller works with.
+    /// The least playback buffer (`tlength`) the echo canceller works with on PulseAudio.
     static let cancellerPlaybackBufferMs = 80
+    /// The same on PipeWire's server, which grants 30 ms for 20 or 40 and plays a reply's first sample 45 ms
+    /// after the write with 80 (16–20 ms with 40; PulseAudio 2–5 ms with any).
+    static let cancellerPlaybackBufferMsPipeWire = 40
 
-    /// The server buffer for playback: the configured one, and at least 80 ms while WebRTC's canceller
-    /// works (open mic on speakers): it loses the echo with a 20 ms sink (EchoEndToEndTests). Push-to-talk
-    /// and headphones keep the configured 20 ms, changed as the talk mode changes.
-    static func playbackBuffer(_ configured: Int, cancelling: Bool) -> Int {
-        cancelling ? max(configured, cancellerPlaybackBufferMs) : configured
+    /// The server buffer for playback: the configured one, and while WebRTC's canceller works (open mic on
+    /// speakers) at least 80 ms on PulseAudio, which loses the echo with a 20 ms sink (EchoEndToEndTests), or
+    /// 40 ms on PipeWire: there the test passes with 40 as often as with 80 (5 of 5 each, interleaved, on one
+    /// daemon; the first run on a freshly started daemon fails with either), and 80 made wire→ear 33 ms against
+    /// the cookbook client's 14 (`scripts/bench-peers.sh`, BENCH_SERVER=pipewire). Push-to-talk and headphones
+    /// keep the configured 20 ms, changed as the talk mode changes.
+    static func playbackBuffer(_ configured: Int, cancelling: Bool, pipeWire: Bool) -> Int {
+        guard cancelling else { return configured }
+        return max(configured, pipeWire ? cancellerPlaybackBufferMsPipeWire : cancellerPlaybackBufferMs)
     }
 
     /// What could not be opened, in words for the banner; nil when sound works.
@@ -156,7 +163,9 @@ final class AudioIO: Sendable {
             // The protection follows the talk mode: in open mic the canceller (or the gate) guards the mic.
             let protection = echoMode.protection(openMic: openMic, hasCanceller: canceller != nil, moduleMethod: echoModule?.method)
             canceller?.isActive = echoMode.cancellerActive(openMic: openMic)
-            playback?.setTargetLatency(milliseconds: Self.playbackBuffer(playbackBufferMs, cancelling: canceller?.isActive ?? false))
+            let buffer = Self.playbackBuffer(playbackBufferMs, cancelling: canceller?.isActive ?? false,
+                                             pipeWire: playback?.serverIsPipeWire ?? false)
+            playback?.setTargetLatency(milliseconds: buffer)
             state.withLock {
                 $0.halfDuplexOn = openMic
                 $0.halfDuplex.protection = protection

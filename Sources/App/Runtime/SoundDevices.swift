@@ -44,7 +44,9 @@ struct SoundDevices {
                 logger("echo canceller unavailable, half-duplex gating instead: \(error)")
             }
         }
-        let buffer = AudioIO.playbackBuffer(config.playbackBufferMs, cancelling: canceller?.isActive ?? false)
+        // The server is not known before the stream connects: PulseAudio's figure, until the mic opens
+        // (`AudioIO.perform(.open)` sets the buffer for the server it found).
+        let buffer = AudioIO.playbackBuffer(config.playbackBufferMs, cancelling: canceller?.isActive ?? false, pipeWire: false)
         var po = PulsePlayback.Options(device: speaker, targetLatencyMilliseconds: buffer)
         po.canceller = canceller
         po.time = time
