@@ -22,6 +22,19 @@ package enum Signals {
         return Double(crossings.count - 1) / ((last - first) / Double(rate))
     }
 
+    /// The frequency of each `window`-sample stretch of `x` (from its zero crossings), in order. A tone resampled
+    /// at the wrong rate is off in every window; a stretch a sound server played or recorded at another rate
+    /// for a while (catching up after a late graph cycle) is off in the windows that hold it.
+    package static func windowFrequencies(_ x: [Int16], rate: Int, window: Int) -> [Double] {
+        stride(from: 0, to: x.count - window + 1, by: window).map { frequency(Array(x[$0..<($0 + window)]), rate: rate) }
+    }
+
+    /// The median of `windowFrequencies`: the tone's frequency, whatever one such stretch did to its windows.
+    package static func medianFrequency(_ x: [Int16], rate: Int, window: Int) -> Double {
+        let f = windowFrequencies(x, rate: rate, window: window).sorted()
+        return f.isEmpty ? 0 : f[f.count / 2]
+    }
+
     /// The power of `frequency` in `x` relative to a full-scale sine, in dB (Goertzel).
     package static func goertzelDB(_ x: [Int16], frequency: Double, rate: Int) -> Double {
         let w = 2 * Double.pi * frequency / Double(rate)
