@@ -112,13 +112,25 @@ struct EchoDelayEstimator: Sendable {
         // A clear peak: nothing well away from it comes close.
         let rival = scores.filter { abs($0.lag - best.lag) > 3 }.map(\.r).max() ?? 0
         guard best.r - rival >= 0.05 else { return nil }
-        // Several far onsets heard again at that lag, within a frame (the echo's onset can straddle two); a rise
-        // over a few frames is one onset.
+        // Several far onsets heard again at that lag, and more of them than at any lag well away from it: a user
+        // talking over the reply has onsets of their own, and some follow far onsets by chance at whatever lag
+        // (three at the best lag, three at another, in the double talk that re-pointed the far end 40 or 370 ms
+        // off); an echo repeats the far end at one lag only.
+        let matched = matchedOnsets(lag: best.lag, near: nearRange)
+        guard matched >= minMatchedOnsets else { return nil }
+        let chance = lags.lazy.filter { abs($0 - best.lag) > 3 }.map { self.matchedOnsets(lag: $0, near: nearRange) }.max() ?? 0
+        return matched > chance ? best.lag : nil
+    }
+
+    /// The far onsets that the mic repeats `lag` frames later in `near`, within a frame (the echo's onset can
+    /// straddle two); a rise over a few frames is one onset.
+    private func matchedOnsets(lag: Int, near nearRange: Range<Int>) -> Int {
+        guard nearRange.lowerBound - lag >= 0, nearRange.upperBound - lag <= far.count else { return 0 }
         var matched = 0
         var k = 0
         while k < window {
             let i = nearRange.lowerBound + k
-            if far[i - best.lag] >= onsetDB,
+            if far[i - lag] >= onsetDB,
                near[max(nearRange.lowerBound, i - 1)...min(nearRange.upperBound - 1, i + 1)].contains(where: { $0 >= onsetDB }) {
                 matched += 1
                 k += 3
@@ -126,6 +138,6 @@ struct EchoDelayEstimator: Sendable {
                 k += 1
             }
         }
-        return matched >= minMatchedOnsets ? best.lag : nil
+        return matched
     }
 }

@@ -90,6 +90,31 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertEqual(WebRTCCanceller.idleAfterFrames(converged: false, settings: .init()), 100)
     }
 
+    /// A user talking over the reply: their own syllable onsets follow far onsets by chance, a few at one lag and
+    /// as many at another. Taken for the echo they re-pointed the far end 40 ms early (echo 70 ms late, talking
+    /// from 5 s) or 370 ms late (echo 60 ms late, talking from 6.5 s, after which the canceller removed 4 dB),
+    /// and each re-point restarted its convergence (the lookahead was 40 ms then; these are its scenarios). An
+    /// echo that really is out of the canceller's reach (10 ms before the far end it is given) is still found
+    /// and re-pointed once.
+    func testTalkingOverTheReplyDoesNotRePointTheFarEnd() throws {
+        let f = try EchoFixtures()
+        var settings = WebRTCCanceller.Settings()
+        settings.lookaheadMilliseconds = 40
+        for (delay, gain, nearStart) in [(70, -12.0, 5.0), (60, -8.0, 6.5), (80, -12.0, 6.5)] {
+            let r = try EchoScenario(delayMilliseconds: delay, echoGainDB: gain, nearStart: nearStart)
+                .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: settings)
+            let label = "echo \(delay) ms late, \(gain) dB, the user talking from \(nearStart) s"
+            XCTAssertEqual(r.realignments, 0, label)
+            XCTAssertEqual(r.farOffsetMilliseconds, 40, label)
+            XCTAssertGreaterThan(r.steadyERLEDB, 30, label)
+        }
+        let early = try EchoScenario(delayMilliseconds: 30, echoGainDB: -8, nearStart: 6.5)
+            .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: settings)
+        XCTAssertEqual(early.realignments, 1, "an echo 10 ms before its far end is re-pointed")
+        XCTAssertEqual(early.farOffsetMilliseconds, 0)
+        XCTAssertGreaterThan(early.steadyERLEDB, 30)
+    }
+
     /// Numbers, not assertions: `PARLEY_BENCH=1 swift test --filter PulseAudioTests.EchoCancellerTests`.
     func testBenchmarkEchoCancellation() throws {
         guard ProcessInfo.processInfo.environment["PARLEY_BENCH"] == "1" else {
