@@ -24,14 +24,24 @@ public final class WebRTCCanceller: Sendable {
         public var captureFormat = AudioFormat.capture
         /// The playback format (mono).
         public var playbackFormat = AudioFormat.playback
-        /// How much earlier than each near-end frame the far end is taken at first, in ms: the margin for
-        /// latency figures that are late. The delay estimator moves it once it has heard the echo.
-        public var lookaheadMilliseconds = 40
+        /// How much earlier than each near-end frame the far end is taken at first, in ms. An echo that reaches
+        /// the mic `d` ms after the latency figures say its far end is heard sits `d` minus this behind the far
+        /// end the canceller is given, and the canceller wants it 5–90 ms behind (see
+        /// `realignLateThresholdMilliseconds`). On the loopback rig `d` is about 40 ms, 80 after playback restarts;
+        /// with 40 here the echo sat on the canceller's early edge and was re-pointed in five runs of six,
+        /// restarting convergence. The delay estimator moves it once it has heard the echo.
+        public var lookaheadMilliseconds = 20
         /// Where the estimator puts the echo behind the far end it is given, in ms: inside the range the
         /// canceller tracks by itself (about 0–100 ms), with room on both sides.
         public var targetEchoDelayMilliseconds = 30
-        /// Re-point the far end only when the echo is off target by more than this, in ms.
-        public var realignThresholdMilliseconds = 30
+        /// Re-point the far end when the echo is found more than this much earlier than the target, in ms: any
+        /// earlier and it would reach the microphone before its far end reaches the canceller.
+        public var realignEarlyThresholdMilliseconds = 30
+        /// Or more than this much later than the target, in ms. The canceller holds 42–50 dB ERLE with the echo
+        /// 5–90 ms behind the far end it is given, and 17–19 dB at 110–130 ms (`EchoScenario`, re-pointing off), so
+        /// the echo may wander this far (placed again after playback restarts, a few tens of ms off) before a
+        /// re-point, which restarts the canceller's convergence, is worth it.
+        public var realignLateThresholdMilliseconds = 60
         /// How much far-end audio (seconds) the canceller must have heard, since it started or was re-pointed,
         /// before it counts as converged (the offline benchmark reaches 25–45 dB ERLE after 2 s).
         public var convergenceSeconds = 2.0
@@ -95,14 +105,14 @@ public final class WebRTCCanceller: Sendable {
     /// How many quiet far-end frames in a row before the mic passes through unprocessed. Until the canceller
     /// has converged (the echo's place is not known yet): a second, longer than any room's echo path and the
     /// delay estimator's window. Once it has, the echo of the last far frame given starts within the target
-    /// delay plus the re-pointing threshold, the adaptive filter models its first 128 ms (48 without the
+    /// delay plus the late re-pointing threshold, the adaptive filter models its first 128 ms (48 without the
     /// extended filter), and 100 ms more cover the room's reverberation past the filter, which the
     /// suppressor removes: about 0.3 s. In the conversation benchmark the one-second tail was about a third
     /// of the frames processed.
     static func idleAfterFrames(converged: Bool, settings: Settings) -> Int {
         guard converged else { return 100 }
         let filterMilliseconds = settings.processing.extendedFilter ? 128 : 48
-        let reach = settings.targetEchoDelayMilliseconds + settings.realignThresholdMilliseconds + filterMilliseconds + 100
+        let reach = settings.targetEchoDelayMilliseconds + settings.realignLateThresholdMilliseconds + filterMilliseconds + 100
         return min(100, (reach + 9) / 10)
     }
 
@@ -251,12 +261,16 @@ public final class WebRTCCanceller: Sendable {
         let farLevel = n.far.withUnsafeBufferPointer { estimator.level($0) }
         let nearLevel = nearFrame.withUnsafeBufferPointer { estimator.level($0) }
         guard let lag = n.estimator.add(farLevel: farLevel, nearLevel: nearLevel) else { return }
-        // Two estimates in a row that agree, so one spurious peak (double talk, a pause) moves nothing.
+        // Two estimates in a row that agree, so one spurious peak (double talk, a pause) moves nothing; the one
+        // nearer the target decides, so an echo on the edge (estimates a frame either side of it: 0 then -1 on
+        // the loopback rig, where the canceller held 30–60 dB) is not re-pointed.
         let previous = n.candidateLag
         n.candidateLag = lag
         guard let previous, abs(previous - lag) <= 2 else { return }
-        let error = lag * 10 - settings.targetEchoDelayMilliseconds
-        guard abs(error) > settings.realignThresholdMilliseconds else { return }
+        let target = settings.targetEchoDelayMilliseconds
+        let (a, b) = (previous * 10 - target, lag * 10 - target)
+        let error = abs(a) < abs(b) ? a : b
+        guard error < -settings.realignEarlyThresholdMilliseconds || error > settings.realignLateThresholdMilliseconds else { return }
         n.offsetMilliseconds = min(max(0, n.offsetMilliseconds + error), 1000)
         n.estimator.reset()
         n.candidateLag = nil

@@ -84,9 +84,9 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertEqual(before.framesPassedIdle, 0)
         feed(seconds: 1.5)
         let after = canceller.statistics
-        XCTAssertEqual(after.framesWithFarEnd, before.framesWithFarEnd + 4, "the last 40 ms of the reply (the lookahead)")
-        // The far end given is 40 ms behind the mic: 40 ms of reply, 290 ms of tail, then passing through.
-        XCTAssertEqual(after.framesPassedIdle, 150 - 4 - 29, "processed for 0.29 s after the reply, then passed through")
+        XCTAssertEqual(after.framesWithFarEnd, before.framesWithFarEnd + 2, "the last 20 ms of the reply (the lookahead)")
+        // The far end given is 20 ms behind the mic: 20 ms of reply, 320 ms of tail, then passing through.
+        XCTAssertEqual(after.framesPassedIdle, 150 - 2 - 32, "processed for 0.32 s after the reply, then passed through")
         XCTAssertEqual(WebRTCCanceller.idleAfterFrames(converged: false, settings: .init()), 100)
     }
 
