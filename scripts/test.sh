@@ -215,6 +215,14 @@ for log in "$work"/test.log "$work"/test-app.log "$work"/test-sound.log "$work"/
     failed_all=$(( failed_all + failed ))
     skipped_all=$(( skipped_all + skipped ))
 done
+# CI keeps only the end of the output: every failing test's lines again, just above the summary.
+if (( failed_all > 0 )); then
+    echo "test: the failures, again:"
+    for log in "$work"/test.log "$work"/test-app.log "$work"/test-sound.log "$work"/test-quiet.log "$work"/test-pipewire.log; do
+        [[ -f "$log" ]] || continue
+        grep -hE ": error: |^Test Case '.*' failed \(" "$log" | sed "s|^|  $(basename "$log" .log): |"
+    done
+fi
 if (( have_summary )); then
     echo "$passed passed, $failed_all failed, $skipped_all skipped"
 fi
