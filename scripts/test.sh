@@ -220,7 +220,7 @@ if (( failed_all > 0 )); then
     echo "test: the failures, again:"
     for log in "$work"/test.log "$work"/test-app.log "$work"/test-sound.log "$work"/test-quiet.log "$work"/test-pipewire.log; do
         [[ -f "$log" ]] || continue
-        grep -hE ": error: |^Test Case '.*' failed \(" "$log" | sed "s|^|  $(basename "$log" .log): |"
+        grep -hE ": error: |^Test Case '.*' failed \(" "$log" | sed "s|^|  $(basename "$log" .log): |" || true
     done
 fi
 if (( have_summary )); then
