@@ -26,11 +26,12 @@ public final class WebRTCCanceller: Sendable {
         public var playbackFormat = AudioFormat.playback
         /// How much earlier than each near-end frame the far end is taken at first, in ms. An echo that reaches
         /// the mic `d` ms after the latency figures say its far end is heard sits `d` minus this behind the far
-        /// end the canceller is given, and the canceller wants it 5–90 ms behind (see
-        /// `realignLateThresholdMilliseconds`). On the loopback rig `d` is about 40 ms, 80 after playback restarts;
-        /// with 40 here the echo sat on the canceller's early edge and was re-pointed in five runs of six,
-        /// restarting convergence. The delay estimator moves it once it has heard the echo.
-        public var lookaheadMilliseconds = 20
+        /// end the canceller is given, and the canceller wants it 0–90 ms behind (see
+        /// `realignLateThresholdMilliseconds`). `d` was 40 ms on the PulseAudio loopback rig (80 after playback
+        /// restarts) and under 20 on PipeWire's in two CI runs of three: with 40 or 20 here the echo came out
+        /// ahead of its far end and the far end was re-pointed, restarting the canceller's convergence; with 0
+        /// every `d` seen lands inside. The delay estimator moves it later if the echo is later still.
+        public var lookaheadMilliseconds = 0
         /// Where the estimator puts the echo behind the far end it is given, in ms: inside the range the
         /// canceller tracks by itself (about 0–100 ms), with room on both sides.
         public var targetEchoDelayMilliseconds = 30
@@ -271,7 +272,11 @@ public final class WebRTCCanceller: Sendable {
         let (a, b) = (previous * 10 - target, lag * 10 - target)
         let error = abs(a) < abs(b) ? a : b
         guard error < -settings.realignEarlyThresholdMilliseconds || error > settings.realignLateThresholdMilliseconds else { return }
-        n.offsetMilliseconds = min(max(0, n.offsetMilliseconds + error), 1000)
+        // The far end is never taken from ahead of when it is heard: an echo found ahead of it with the offset at
+        // 0 is left where it is (re-pointing to the same place would only restart the canceller's convergence).
+        let offset = min(max(0, n.offsetMilliseconds + error), 1000)
+        guard offset != n.offsetMilliseconds else { return }
+        n.offsetMilliseconds = offset
         n.estimator.reset()
         n.candidateLag = nil
         n.stats.realignments += 1
