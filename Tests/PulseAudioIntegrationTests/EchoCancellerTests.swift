@@ -115,6 +115,19 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertGreaterThan(early.steadyERLEDB, 30)
     }
 
+    /// An echo found ahead of where the far end should put it, with the far end already taken at the moment it
+    /// is heard (offset 0, the least there is): re-pointing could not move it, so nothing counts as a re-point
+    /// and convergence is not restarted. Here the target is set to 60 ms so the echo, on time, reads 60 ms early.
+    func testAnEchoAheadOfTheFarEndWithNothingToMoveIsNotRePointed() throws {
+        let f = try EchoFixtures()
+        var settings = WebRTCCanceller.Settings()
+        settings.targetEchoDelayMilliseconds = 60
+        let r = try EchoScenario(delayMilliseconds: 0, echoGainDB: -8, nearStart: 6)
+            .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: settings)
+        XCTAssertEqual(r.farOffsetMilliseconds, 0)
+        XCTAssertEqual(r.realignments, 0, "nothing moved, nothing restarted")
+    }
+
     /// Numbers, not assertions: `PARLEY_BENCH=1 swift test --filter PulseAudioTests.EchoCancellerTests`.
     func testBenchmarkEchoCancellation() throws {
         guard ProcessInfo.processInfo.environment["PARLEY_BENCH"] == "1" else {
