@@ -18,7 +18,7 @@ public struct PlaybackStats: Sendable, Hashable {
     public var highWaterSamples = 0
     /// Times the stream was reopened after its device went away.
     public var reopens = 0
-    /// `pa_stream_get_latency` after the last write, in seconds: how long until what was written is heard.
+    /// How long until what was written is heard, in seconds, at the last write (from the server's last timing report).
     public var latencySeconds: Double = 0
     /// CPU time used by the playback thread, in seconds.
     public var threadCPUSeconds: Double = 0
@@ -289,6 +289,7 @@ public final class PulsePlayback: AudioSink {
                 link.close()
                 buffer.removeAll()
                 heard.removeAll()
+                forgetUnplaced()
                 lock.withLock { self.link = nil }
             }
             idle.set(open: false)
@@ -341,6 +342,7 @@ public final class PulsePlayback: AudioSink {
             stats.flushes += 1
             padNext = true
             heardUntil = 0
+            forgetUnplaced()
             cancelTimer()
             if let s = readyStream, let op = pa_stream_flush(s, { _, _, userdata in
                 guard let userdata else { return }
@@ -367,12 +369,20 @@ public final class PulsePlayback: AudioSink {
             return s
         }
 
-        /// How long until what the server holds now is all heard, in ns; nil before its timing is known.
+        /// How long until what was written so far is all heard, in ns, from the server's last timing report:
+        /// what it held then (its write index, which counts our writes since, less its read index, plus the
+        /// sink's latency) less what has played since the report. Nil until the server's timing is known (the
+        /// stream is new, or a flush made it stale). libpulse's own figure (`pa_stream_get_latency`, interpolated)
+        /// went negative or 10–25 ms off after each start, on PulseAudio and PipeWire alike.
         private func queuedNanos(_ s: OpaquePointer) -> UInt64? {
-            var usec: pa_usec_t = 0
-            var negative: Int32 = 0
-            guard pa_stream_get_latency(s, &usec, &negative) == 0 else { return nil }
-            return negative != 0 ? 0 : usec * 1000
+            guard let t = pa_stream_get_timing_info(s)?.pointee, t.write_index_corrupt == 0, t.read_index_corrupt == 0,
+                  let spec = pa_stream_get_sample_spec(s) else { return nil }
+            var usec = Int64(pa_bytes_to_usec(UInt64(max(0, t.write_index - t.read_index)), spec)) + Int64(t.sink_usec)
+            if t.playing != 0 {
+                var reported = t.timestamp
+                usec -= Int64(pa_timeval_age(&reported))
+            }
+            return UInt64(max(0, usec)) * 1000
         }
 
         /// Hands the server what fits in `aheadMilliseconds`, arms the top-up timer if more waits, and starts
@@ -390,11 +400,13 @@ public final class PulsePlayback: AudioSink {
                 }
                 guard budget > 0 else { break }
                 let (samples, enqueuedAt) = buffer.take(upTo: budget)
-                let starting = padNext
+                let starting = padNext, anchoring = padNext || anchorNext
+                if anchoring { unplacedGeneration = generation }
                 if padNext, case let padding = restartPadding(s), !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
                 padNext = false
-                let heardFrom = put(samples, on: s, enqueuedAt: enqueuedAt)
-                if starting, let heardFrom { options.onStartHeard?(heardFrom) }
+                anchorNext = false
+                put(samples, on: s, enqueuedAt: enqueuedAt, starts: starting)
+                if anchoring { askForFreshTiming(s) }
                 if queuedNanos(s) == nil { writtenBlind += samples.count }
             }
             if !buffer.isEmpty {
@@ -413,35 +425,96 @@ public final class PulsePlayback: AudioSink {
             }
         }
 
-        /// Hands a block to the server; returns when its first sample will be heard (nil if the write failed).
+        /// Hands a block to the server and places it (when it is heard: the canceller's far end, the meter), or
+        /// keeps it to place once the server's timing is fresh. False if the write failed.
         @discardableResult
-        private func put(_ samples: [Int16], on s: OpaquePointer, enqueuedAt: UInt64?) -> UInt64? {
+        private func put(_ samples: [Int16], on s: OpaquePointer, enqueuedAt: UInt64?, starts: Bool = false) -> Bool {
             let wrote = samples.withUnsafeBytes { b in
                 pa_stream_write(s, b.baseAddress, b.count, nil, 0, PA_SEEK_RELATIVE)
             }
-            guard wrote == 0 else { return nil }
+            guard wrote == 0 else { return false }
             playing = true
             let written = options.time.nanoseconds()
+            if options.recordTimings, let enqueuedAt, stats.handInToWrittenNanos.count < 1_000_000 {
+                stats.handInToWrittenNanos.append(written - enqueuedAt)
+            }
+            stats.samplesWritten += samples.count
+            if unplacedGeneration != nil {
+                unplaced.append((samples, starts))
+                return true
+            }
+            // Latency counts to the block's last sample; the blocks of a playing stream follow each other.
             let duration = UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
-            // Latency counts to the block's last sample. Until the server's timing is known again (after a
-            // flush or at the start) the block follows what was written before it, or the target latency.
             let target = UInt64(targetMilliseconds) * 1_000_000
             let heardEnd = queuedNanos(s).map { written + $0 } ?? max(written + target, heardUntil) + duration
-            heardUntil = heardEnd
-            let latency = heardEnd - written
-            let heardFrom = heardEnd - min(heardEnd, duration)
+            place(samples, heardFrom: heardEnd - min(heardEnd, duration), starts: starts)
+            stats.latencySeconds = Double(heardEnd - written) / 1e9
+            return true
+        }
+
+        /// The canceller's far end, the meter and the start's report for a block first heard at `heardFrom`.
+        private func place(_ samples: [Int16], heardFrom: UInt64, starts: Bool) {
+            heardUntil = heardFrom + UInt64(options.format.duration(sampleCount: samples.count) * 1e9)
             if let canceller = options.canceller {
                 samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
             }
             let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
             heard.append((heardFrom, level))
             if heard.count > 1000 { heard.removeFirst(heard.count - 1000) }
-            stats.samplesWritten += samples.count
-            stats.latencySeconds = Double(latency) / 1e9
-            if options.recordTimings, let enqueuedAt, stats.handInToWrittenNanos.count < 1_000_000 {
-                stats.handInToWrittenNanos.append(written - enqueuedAt)
+            if starts { options.onStartHeard?(heardFrom) }
+        }
+
+        /// A stream that ran dry (or was flushed, or is new) holds the server's timing from before, up to 1.5 s
+        /// old (libpulse's automatic updates): the first blocks after a start were placed 0–25 ms off, differently
+        /// each time, and the far end jumped when a fresh update came mid-reply. The blocks of a start wait for a
+        /// timing update asked for right after them (it arrives within a loop cycle, 1–20 ms) and are placed back
+        /// to back from it; a block of a playing stream is placed from the last update as it is written.
+        private var unplaced: [(samples: [Int16], starts: Bool)] = []
+        /// The stream ran dry mid-reply: the next block is placed like a start's.
+        private var anchorNext = false
+        /// The generation whose start waits for a timing update (nil: blocks are placed as they are written);
+        /// a flush makes a new generation, and the update that answers the old one places nothing.
+        private var unplacedGeneration: Int?
+
+        /// Asks for the server's timing after the start's first blocks (the request follows them on the connection).
+        private func askForFreshTiming(_ s: OpaquePointer) {
+            guard let op = pa_stream_update_timing_info(s, { s, success, userdata in
+                guard let userdata, let s else { return }
+                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().timingUpdated(s, success: success != 0)
+            }, userdata) else {
+                placeUnplaced(heardEnd: nil)
+                return
             }
-            return heardFrom
+            pa_operation_unref(op)
+        }
+
+        private func timingUpdated(_ s: OpaquePointer, success: Bool) {
+            guard unplacedGeneration == generation, s == link?.stream else { return }
+            let now = options.time.nanoseconds()
+            let queued = success ? queuedNanos(s) : nil
+            placeUnplaced(heardEnd: queued.map { now + $0 })
+            if let queued { stats.latencySeconds = Double(queued) / 1e9 }
+        }
+
+        /// Places the blocks written since the start back to back, the last ending at `heardEnd` (from fresh
+        /// timing), or from the target latency if no fresh timing came.
+        private func placeUnplaced(heardEnd: UInt64?) {
+            let blocks = unplaced
+            unplaced.removeAll()
+            unplacedGeneration = nil
+            let total = blocks.reduce(0) { $0 + $1.samples.count }
+            let duration = UInt64(options.format.duration(sampleCount: total) * 1e9)
+            let end = heardEnd ?? options.time.nanoseconds() + UInt64(targetMilliseconds) * 1_000_000
+            var from = end - min(end, duration)
+            for b in blocks {
+                place(b.samples, heardFrom: from, starts: b.starts)
+                from += UInt64(options.format.duration(sampleCount: b.samples.count) * 1e9)
+            }
+        }
+
+        private func forgetUnplaced() {
+            unplaced.removeAll()
+            unplacedGeneration = nil
         }
 
         private func flushed() {
@@ -472,6 +545,8 @@ public final class PulsePlayback: AudioSink {
         private func underflow() {
             // Running dry after everything was handed over for a drain is the end of the turn, not an underrun.
             if playing && drainGeneration == nil && !drainRequested { starved = true }
+            // What is written next plays after a gap: placed from fresh timing, as at a start.
+            if playing { anchorNext = true }
         }
 
         private func armTimer() {
@@ -569,6 +644,7 @@ public final class PulsePlayback: AudioSink {
 
         func gone() {
             cancelTimer()
+            forgetUnplaced()
             drainGeneration = nil
             starved = false
             playing = false

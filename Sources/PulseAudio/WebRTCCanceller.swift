@@ -192,6 +192,14 @@ public final class WebRTCCanceller: Sendable {
         }
     }
 
+    /// The far end as placed, at the capture rate: `count` samples heard from `time` (ns) on, silence where
+    /// nothing plays. Tests compare it with what the speaker played; reading forgets what was heard before `time`.
+    func farEnd(from time: UInt64, count: Int) -> [Int16] {
+        var out = [Int16](repeating: 0, count: count)
+        out.withUnsafeMutableBufferPointer { b in far.withLock { $0.timeline.read(into: b, from: time) } }
+        return out
+    }
+
     /// The playback stream was flushed at `time` (ns): nothing written is heard after it.
     public func playbackFlushed(at time: UInt64) {
         far.withLock { f in
@@ -302,3 +310,4 @@ public final class WebRTCCanceller: Sendable {
     /// Counters so far.
     public var statistics: Statistics { near.withLock { $0.stats } }
 }
+

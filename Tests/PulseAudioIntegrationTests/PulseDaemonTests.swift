@@ -38,7 +38,8 @@ final class Loopback {
     private static let counter = NSLock()
     nonisolated(unsafe) private static var next = 0
 
-    init(server: String, targetLatencyMilliseconds: Int = 20, recordTimings: Bool = false, padding: Int? = nil) throws {
+    init(server: String, targetLatencyMilliseconds: Int = 20, recordTimings: Bool = false, padding: Int? = nil,
+         onStartHeard: (@Sendable (UInt64) -> Void)? = nil, canceller: WebRTCCanceller? = nil) throws {
         Loopback.counter.lock()
         Loopback.next += 1
         let n = Loopback.next
@@ -51,6 +52,8 @@ final class Loopback {
         var po = PulsePlayback.Options(server: server, device: sink, targetLatencyMilliseconds: targetLatencyMilliseconds)
         po.recordTimings = recordTimings
         po.restartPaddingMilliseconds = padding
+        po.onStartHeard = onStartHeard
+        po.canceller = canceller
         playback = PulsePlayback(options: po, onEvent: { events.append($0) })
         capture.setGate(open: true)
         let rec = recorder
@@ -83,6 +86,33 @@ final class Loopback {
         let until = time + UInt64(seconds * 1e9)
         return recorder.wait(timeout: timeout) { ($0.last?.timestamp ?? 0) >= until }
     }
+}
+
+/// The lag (ms, within ±`within`) at which `x`, placed at `time`, best matches what `t` heard: positive when
+/// it was heard later than placed. Nil if `t` does not cover the search.
+func bestLag(of x: [Int16], in t: Timeline, at time: UInt64, within: Double) -> Double? {
+    let reach = Int(within * 16)
+    let i0 = t.index(at: time)
+    guard i0 >= reach, i0 + reach + x.count <= t.samples.count else { return nil }
+    let a = x.map(Float.init), b = t.samples.map(Float.init)
+    var best = -Float.infinity, bestLag = 0
+    a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+            for lag in -reach...reach {
+                var dot: Float = 0, energy: Float = 0
+                let base = i0 + lag
+                for k in 0..<a.count {
+                    dot += a[k] * b[base + k]
+                    energy += b[base + k] * b[base + k]
+                }
+                let score = energy > 0 ? dot / energy.squareRoot() : 0
+                if score > best { best = score; bestLag = lag }
+            }
+        }
+    }
+    // i0 is where `time` falls on the timeline; the timeline's own sample i is at t.time(ofSample: i).
+    let exact = Double(Int64(t.time(ofSample: i0)) - Int64(time)) / 1e6
+    return Double(bestLag) / 16 + exact
 }
 
 /// Maps captured samples to monotonic time through the capture's sample clock: sample i was heard at
@@ -296,6 +326,52 @@ final class PulseDaemonTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(lost[nil] ?? 300, 1.5, "with the server's padding the whole reply is heard")
         if !pipeWire { XCTAssertLessThanOrEqual(lost[0] ?? 300, 1.5, "PulseAudio needs no padding") }
+    }
+
+    /// Where playback places what it plays (the echo canceller's far end, the header's latency) must agree with
+    /// the sink's monitor, at a reply's start and through it, on every start: the first reply after the stream
+    /// opened, and after short and long pauses. Placing from the server's timing as it was when the stream ran
+    /// dry (hundreds of ms old) moved the far end by 20–40 ms from one reply to the next.
+    func testTheFarEndIsPlacedWhereTheSinkPlaysIt() throws {
+        let server = try testPulseServer()
+        let f = try EchoFixtures()
+        let canceller = try WebRTCCanceller()
+        let starts = Collector<UInt64>()
+        let loop = try Loopback(server: server, onStartHeard: { starts.append($0) }, canceller: canceller)
+        defer { loop.close() }
+        let seconds = 2.0
+        let reply = Array(f.far24.prefix(Int(seconds * 24_000)))
+        var offsets: [[Double]] = []
+        for pause in [0.3, 1.0, 3.0, 0.5, 6.0] {
+            XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: pause), "idle")
+            let before = starts.all.count
+            let written = TimeSource.monotonic.nanoseconds()
+            loop.playback.write(reply)
+            loop.playback.drain()
+            XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+            XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+            XCTAssertTrue(starts.wait(timeout: 5) { $0.count > before }, "the start was reported")
+            let from = written - 200_000_000
+            let placed = canceller.farEnd(from: from, count: Int((seconds + 0.6) * 16_000))
+            let heard = loop.timeline(from: from, before: 0)
+            // Where each stretch of the reply was placed against where the monitor heard it (ms; later is positive).
+            var row: [Double] = []
+            for at in [0.25, 1.0, 1.8] {
+                let window = Int(0.25 * 16_000)
+                let a = Int(at * 16_000) - window / 2
+                guard let lag = bestLag(of: Array(placed[a..<(a + window)]), in: heard, at: from + UInt64(Double(a) / 16 * 1e6),
+                                        within: 100) else { XCTFail("the reply is on the monitor"); continue }
+                row.append(lag)
+            }
+            let start = Double(Int64(starts.all[before]) - Int64(written)) / 1e6
+            print(String(format: "after %.1f s idle: first sample placed %.1f ms after the write; ", pause, start)
+                  + "heard on the monitor \(row.map { String(format: "%.1f", $0) }) ms after where it was placed")
+            offsets.append(row)
+        }
+        let all = offsets.flatMap { $0 }
+        let spread = (all.max() ?? 0) - (all.min() ?? 0)
+        print(String(format: "far-end placement against the monitor: spread %.1f ms", spread))
+        XCTAssertLessThanOrEqual(spread, 10, "every stretch of every reply is placed the same way")
     }
 
     /// Push-to-talk plays from a 20 ms server buffer; the echo canceller's open mic wants 80 ms. A change takes
