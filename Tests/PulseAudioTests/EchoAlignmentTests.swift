@@ -46,7 +46,7 @@ final class EchoAlignmentTests: XCTestCase {
         XCTAssertEqual(Array(out[80..<160]), Array(block[0..<80]))
     }
 
-    func testCaptureClockAdvancesByChunksSlewsAndReanchorsOnJumps() {
+    func testCaptureClockAdvancesByChunksSmoothsJitterAndReanchorsOnJumps() {
         var clock = CaptureClock()
         let t0: UInt64 = 9_000_000_000
         XCTAssertEqual(clock.chunkStart(estimate: t0, duration: 0.02), t0)
@@ -55,11 +55,34 @@ final class EchoAlignmentTests: XCTestCase {
         for (i, j) in jitter.enumerated() {
             let estimate = UInt64(Int64(t0) + Int64(i + 1) * 20_000_000 + j)
             let start = clock.chunkStart(estimate: estimate, duration: 0.02)
-            XCTAssertEqual(Double(start - previous), 20_000_000, accuracy: 20_000, "one chunk later, slewed at most 20 µs")
+            XCTAssertEqual(Double(start) - Double(previous), 20_000_000, accuracy: 250_000, "one chunk later, within 0.25 ms")
             previous = start
         }
         let jumped = previous + 20_000_000 + 200_000_000
         XCTAssertEqual(clock.chunkStart(estimate: jumped, duration: 0.02), jumped, "an overrun re-anchors")
+    }
+
+    /// A device whose sample clock runs 2 600 ppm fast against the monotonic clock (the loopback rig's null sinks
+    /// did), read with ±3 ms of jitter: the clock follows where the chunks really start, within a millisecond
+    /// after a few seconds and from then on, and moves smoothly. The old clock (one chunk at a time, slewing at
+    /// most 1 000 ppm) was 20 ms off after 20 seconds and 30 after 30.
+    func testCaptureClockFollowsADeviceThatRunsFastThroughJitter() {
+        var clock = CaptureClock()
+        var noise = EchoRoom.Noise(state: 11)
+        let t0 = 5e9, chunk = 0.02 / 1.0026  // 20 ms of audio takes 19.948 ms of the monotonic clock
+        var worstAfterSettling = 0.0, biggestStep = 0.0
+        var previous: Double?
+        for i in 0..<3000 {  // one minute
+            let truth = t0 + Double(i) * chunk * 1e9
+            let jitter = min(max(noise.next(), -3), 3) * 1e6
+            let start = Double(clock.chunkStart(estimate: UInt64(truth + jitter), duration: 0.02))
+            if i >= 250 { worstAfterSettling = max(worstAfterSettling, abs(start - truth)) }
+            if let p = previous { biggestStep = max(biggestStep, abs(start - p - chunk * 1e9)) }
+            previous = start
+        }
+        XCTAssertLessThan(worstAfterSettling, 1e6, "within a millisecond of the truth after 5 s")
+        XCTAssertLessThan(biggestStep, 0.25e6, "no chunk moves more than 0.25 ms against its neighbour")
+        XCTAssertEqual(clock.rate, 1 / 1.0026, accuracy: 2e-4, "the device's rate learned")
     }
 
     func testDelayEstimatorFindsTheEchoLag() {
