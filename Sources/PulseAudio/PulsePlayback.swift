@@ -371,18 +371,18 @@ public final class PulsePlayback: AudioSink {
 
         /// How long until what was written so far is all heard, in ns, from the server's last timing report:
         /// what it held then (its write index, which counts our writes since, less its read index, plus the
-        /// sink's latency) less what has played since the report. Nil until the server's timing is known (the
-        /// stream is new, or a flush made it stale). libpulse's own figure (`pa_stream_get_latency`, interpolated)
-        /// went negative or 10–25 ms off after each start, on PulseAudio and PipeWire alike.
+        /// sink's latency) less the report's age, as if it had played all along since. Nil until the server's
+        /// timing is known (the stream is new, or a flush made it stale). The report's `playing` flag is not
+        /// asked: PipeWire never sets it, and PulseAudio's report for a start is often taken just before the sink
+        /// takes the new audio (the report then waits in our loop for up to 20 ms, placing the start that much
+        /// late). libpulse's own figure (`pa_stream_get_latency`, interpolated) went negative or 10–25 ms off
+        /// after each start, on PulseAudio and PipeWire alike.
         private func queuedNanos(_ s: OpaquePointer) -> UInt64? {
             guard let t = pa_stream_get_timing_info(s)?.pointee, t.write_index_corrupt == 0, t.read_index_corrupt == 0,
                   let spec = pa_stream_get_sample_spec(s) else { return nil }
-            var usec = Int64(pa_bytes_to_usec(UInt64(max(0, t.write_index - t.read_index)), spec)) + Int64(t.sink_usec)
-            if t.playing != 0 {
-                var reported = t.timestamp
-                usec -= Int64(pa_timeval_age(&reported))
-            }
-            return UInt64(max(0, usec)) * 1000
+            var reported = t.timestamp
+            let held = Int64(pa_bytes_to_usec(UInt64(max(0, t.write_index - t.read_index)), spec)) + Int64(t.sink_usec)
+            return UInt64(max(0, held - Int64(pa_timeval_age(&reported)))) * 1000
         }
 
         /// Hands the server what fits in `aheadMilliseconds`, arms the top-up timer if more waits, and starts
