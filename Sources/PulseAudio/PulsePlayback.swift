@@ -233,7 +233,7 @@ public final class PulsePlayback: AudioSink {
         private var drainGeneration: Int?
         private var generation = 0
         private var flushRequestedAt: UInt64?
-        /// The server ran dry while the turn was still going: the next write counts an underrun.
+        /// The server ran dry while the turn was still going: the next block written counts an underrun.
         private var starved = false
         /// Audio was handed to the server since the last flush or completed drain (a turn is playing):
         /// only then is running dry an underrun. (PipeWire reports one after a drain has completed.)
@@ -322,10 +322,6 @@ public final class PulsePlayback: AudioSink {
             guard !samples.isEmpty else { return true }
             buffer.append(samples, at: now)
             idle.set(idle: false)
-            if starved {
-                starved = false
-                stats.underruns += 1
-            }
             pump()
             return true
         }
@@ -400,11 +396,15 @@ public final class PulsePlayback: AudioSink {
                 }
                 guard budget > 0 else { break }
                 let (samples, enqueuedAt) = buffer.take(upTo: budget)
-                let starting = padNext, anchoring = padNext || anchorNext
+                // A start, or the first block after the stream ran dry mid-reply: placed from fresh timing.
+                let starting = padNext, anchoring = padNext || starved
+                if starved {
+                    starved = false
+                    stats.underruns += 1
+                }
                 if anchoring { unplacedGeneration = generation }
                 if padNext, case let padding = restartPadding(s), !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
                 padNext = false
-                anchorNext = false
                 put(samples, on: s, enqueuedAt: enqueuedAt, starts: starting)
                 if anchoring { askForFreshTiming(s) }
                 if queuedNanos(s) == nil { writtenBlind += samples.count }
@@ -470,8 +470,6 @@ public final class PulsePlayback: AudioSink {
         /// timing update asked for right after them (it arrives within a loop cycle, 1–20 ms) and are placed back
         /// to back from it; a block of a playing stream is placed from the last update as it is written.
         private var unplaced: [(samples: [Int16], starts: Bool)] = []
-        /// The stream ran dry mid-reply: the next block is placed like a start's.
-        private var anchorNext = false
         /// The generation whose start waits for a timing update (nil: blocks are placed as they are written);
         /// a flush makes a new generation, and the update that answers the old one places nothing.
         private var unplacedGeneration: Int?
@@ -545,8 +543,6 @@ public final class PulsePlayback: AudioSink {
         private func underflow() {
             // Running dry after everything was handed over for a drain is the end of the turn, not an underrun.
             if playing && drainGeneration == nil && !drainRequested { starved = true }
-            // What is written next plays after a gap: placed from fresh timing, as at a start.
-            if playing { anchorNext = true }
         }
 
         private func armTimer() {
