@@ -32,6 +32,11 @@ final class CredentialFlowTests: XCTestCase {
 
     override func tearDown() async throws {
         await google.stop()
+        // A failed flow's story is in the runtime's log (secrets never reach it): its end goes with the failure.
+        if (testRun?.failureCount ?? 0) > 0 {
+            let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no log)"
+            print("the runtime's log, last 40 lines:\n" + log.split(separator: "\n").suffix(40).joined(separator: "\n"))
+        }
         try? FileManager.default.removeItem(atPath: dir)
     }
 
