@@ -290,6 +290,7 @@ public final class PulsePlayback: AudioSink {
                 buffer.removeAll()
                 heard.removeAll()
                 forgetUnplaced()
+                timingAnswersDue = 0
                 lock.withLock { self.link = nil }
             }
             idle.set(open: false)
@@ -402,7 +403,7 @@ public final class PulsePlayback: AudioSink {
                     starved = false
                     stats.underruns += 1
                 }
-                if anchoring { unplacedGeneration = generation }
+                if anchoring { awaitingTiming = true }
                 if padNext, case let padding = restartPadding(s), !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
                 padNext = false
                 put(samples, on: s, enqueuedAt: enqueuedAt, starts: starting)
@@ -439,7 +440,7 @@ public final class PulsePlayback: AudioSink {
                 stats.handInToWrittenNanos.append(written - enqueuedAt)
             }
             stats.samplesWritten += samples.count
-            if unplacedGeneration != nil {
+            if awaitingTiming {
                 unplaced.append((samples, starts))
                 return true
             }
@@ -470,16 +471,20 @@ public final class PulsePlayback: AudioSink {
         /// timing update asked for right after them (it arrives within a loop cycle, 1–20 ms) and are placed back
         /// to back from it; a block of a playing stream is placed from the last update as it is written.
         private var unplaced: [(samples: [Int16], starts: Bool)] = []
-        /// The generation whose start waits for a timing update (nil: blocks are placed as they are written);
-        /// a flush makes a new generation, and the update that answers the old one places nothing.
-        private var unplacedGeneration: Int?
+        /// A start waits for a timing update (otherwise blocks are placed as they are written).
+        private var awaitingTiming = false
+        /// Timing updates asked for and not answered yet. Answers come in order: only the last one was taken
+        /// after the blocks of the start that waits (one asked before a flush would place them from before it).
+        private var timingAnswersDue = 0
 
         /// Asks for the server's timing after the start's first blocks (the request follows them on the connection).
         private func askForFreshTiming(_ s: OpaquePointer) {
+            timingAnswersDue += 1
             guard let op = pa_stream_update_timing_info(s, { s, success, userdata in
                 guard let userdata, let s else { return }
                 Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().timingUpdated(s, success: success != 0)
             }, userdata) else {
+                timingAnswersDue -= 1
                 placeUnplaced(heardEnd: nil)
                 return
             }
@@ -487,7 +492,9 @@ public final class PulsePlayback: AudioSink {
         }
 
         private func timingUpdated(_ s: OpaquePointer, success: Bool) {
-            guard unplacedGeneration == generation, s == link?.stream else { return }
+            guard s == link?.stream else { return }
+            timingAnswersDue = max(0, timingAnswersDue - 1)
+            guard awaitingTiming, timingAnswersDue == 0 else { return }
             let now = options.time.nanoseconds()
             let queued = success ? queuedNanos(s) : nil
             placeUnplaced(heardEnd: queued.map { now + $0 })
@@ -499,7 +506,7 @@ public final class PulsePlayback: AudioSink {
         private func placeUnplaced(heardEnd: UInt64?) {
             let blocks = unplaced
             unplaced.removeAll()
-            unplacedGeneration = nil
+            awaitingTiming = false
             let total = blocks.reduce(0) { $0 + $1.samples.count }
             let duration = UInt64(options.format.duration(sampleCount: total) * 1e9)
             let end = heardEnd ?? options.time.nanoseconds() + UInt64(targetMilliseconds) * 1_000_000
@@ -512,7 +519,7 @@ public final class PulsePlayback: AudioSink {
 
         private func forgetUnplaced() {
             unplaced.removeAll()
-            unplacedGeneration = nil
+            awaitingTiming = false
         }
 
         private func flushed() {
@@ -633,6 +640,7 @@ public final class PulsePlayback: AudioSink {
         private func cancelRestartTimer() { link?.loop.freeTimer(&restartTimer) }
 
         func ready(_ stream: OpaquePointer) {
+            timingAnswersDue = 0  // a new stream: nothing asked of it yet
             writtenBlind = 0
             padNext = true
             pump()
@@ -641,6 +649,7 @@ public final class PulsePlayback: AudioSink {
         func gone() {
             cancelTimer()
             forgetUnplaced()
+            timingAnswersDue = 0
             drainGeneration = nil
             starved = false
             playing = false
