@@ -173,8 +173,7 @@ package struct EchoScenario {
         out.reserveCapacity(total)
         let chunk = 320
         var start = 0
-        var wasConverged = false
-        var convergedSample: Int?
+        var convergedSample: Int?  // where the canceller last became converged
         while start + chunk <= total {
             let now = t0 + UInt64(start) * 62_500
             while farNext < far24.count, t0 + UInt64(farNext / farBlock) * 10_000_000 < now + 100_000_000 {
@@ -188,10 +187,11 @@ package struct EchoScenario {
             canceller.process(&samples, capturedFrom: now)
             out.append(contentsOf: samples)
             start += chunk
-            let converged = canceller.isConverged
-            if converged, !wasConverged { convergedSample = start }
-            if !converged { convergedSample = nil }
-            wasConverged = converged
+            if !canceller.isConverged {
+                convergedSample = nil
+            } else if convergedSample == nil {
+                convergedSample = start
+            }
         }
         let outF = out.map { Float($0) }
         let stats = canceller.statistics
