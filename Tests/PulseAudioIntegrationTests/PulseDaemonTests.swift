@@ -368,10 +368,19 @@ final class PulseDaemonTests: XCTestCase {
                   + "heard on the monitor \(row.map { String(format: "%.1f", $0) }) ms after where it was placed")
             offsets.append(row)
         }
-        let all = offsets.flatMap { $0 }
-        let spread = (all.max() ?? 0) - (all.min() ?? 0)
-        print(String(format: "far-end placement against the monitor: spread %.1f ms", spread))
-        XCTAssertLessThanOrEqual(spread, 10, "every stretch of every reply is placed the same way")
+        // Each reply's place is the median of its stretches: the monitor is heard through a record stream, and
+        // on PipeWire that stream once came back 5–9 ms off for one stretch of three in a reply (the graph's
+        // quantum is 5.3 ms; one fresh-clone run on a new machine, not in the 7 before it nor in 6 after it, alone
+        // or with the class), while the far end of a playing stream is one continuous signal (`FarEndTimeline`).
+        // The fault this guards against moved whole replies 20–40 ms from each other, and once the far end 21 ms
+        // inside one: both still fail.
+        let medians = offsets.filter { !$0.isEmpty }.map { $0.sorted()[$0.count / 2] }
+        let spread = (medians.max() ?? 0) - (medians.min() ?? 0)
+        let inside = zip(offsets, medians).flatMap { row, m in row.map { abs($0 - m) } }.max() ?? 0
+        print(String(format: "far-end placement against the monitor: spread %.1f ms between replies, "
+                     + "a stretch %.1f ms from its reply's at most", spread, inside))
+        XCTAssertLessThanOrEqual(spread, 10, "every reply is placed the same way")
+        XCTAssertLessThanOrEqual(inside, 15, "every stretch of a reply is placed as the reply is")
     }
 
     /// Push-to-talk plays from a 20 ms server buffer; the echo canceller's open mic wants 80 ms. A change takes
