@@ -100,6 +100,14 @@ public final class Terminal {
         intrflush(parley_stdscr(), false)
         keypad(parley_stdscr(), false)
         curs_set(0)
+        // Until a screen has been through endwin() once, ncurses flushes its output at every cursor move
+        // (lib_mvcur.c flushes while `_endwin == ewInitial`): a frame of the meters went out as five or six
+        // writes of 8–40 bytes (strace of the main thread: 92 writes a second while a reply played, each a
+        // wake-up of the terminal or of sshd). Leaving and retaking the screen before anything is drawn makes
+        // every frame one write. Both happen in the first flush and the first refresh, before parley's first
+        // frame: the screen the user had stays up until that frame, as it did.
+        endwin()
+        refresh()
         screen = NcursesScreen(noColor: options.noColor, output: out)
 
         var fds: [Int32] = [-1, -1]
