@@ -120,6 +120,12 @@ public final class PulseCapture: AudioSource {
     /// little early or late, and waking early costs one more wake-up where waking late would delay the chunk.
     static let holdMarginNanoseconds: UInt64 = 500_000
 
+    /// Whether the server's next piece completes the chunk: its pieces, as last seen arriving, are at least as
+    /// long as what the chunk lacks (samples). Then waiting for that piece is one wake-up, and a hold adds one.
+    static func nextPieceCompletes(missing: Int, lastFreshPiece: Int) -> Bool {
+        lastFreshPiece > 0 && lastFreshPiece >= missing
+    }
+
     /// Until when the loop holds the server's data, for the earliest arrival of what completes the chunk:
     /// the margin before it; 0 (no hold) while the arrival is unknown.
     static func holdDeadline(arrival: UInt64?) -> UInt64 {
@@ -145,6 +151,9 @@ public final class PulseCapture: AudioSource {
         /// Samples read since the stream became ready or was uncorked, and when they arrive.
         private var received = 0
         private var arrivals: ArrivalEstimate
+        /// Samples the last read brought that had just arrived (not kept waiting by a hold): the size of the
+        /// server's pieces. 0 while unknown.
+        private var lastFreshPiece = 0
 
         init(options: Options, onLevel: (@Sendable (AudioLevel) -> Void)?, onEvent: (@Sendable (AudioEvent) -> Void)?) {
             self.options = options
@@ -251,6 +260,7 @@ public final class PulseCapture: AudioSource {
 
         private func restartArrivals() {
             received = 0
+            lastFreshPiece = 0
             arrivals.reset()
         }
 
@@ -261,6 +271,7 @@ public final class PulseCapture: AudioSource {
             var length = 0
             let woke = TimeSource.monotonic.nanoseconds()
             let chunksBefore = stats.chunksRead
+            let receivedBefore = received
             pa_stream_ref(s)  // the consumer may close the stream
             defer { pa_stream_unref(s) }
             while s == link?.stream, pa_stream_readable_size(s) > 0 {
@@ -274,20 +285,32 @@ public final class PulseCapture: AudioSource {
                 pa_stream_drop(s)
             }
             if s == link?.stream, let loop = link?.loop {
-                holdUntilTheChunkCanComplete(loop, wokeAt: woke, completed: stats.chunksRead > chunksBefore)
+                holdUntilTheChunkCanComplete(loop, wokeAt: woke, completed: stats.chunksRead > chunksBefore,
+                                             piece: received - receivedBefore)
             }
         }
 
         /// Lets the loop sleep through the server's pieces until the rest of the chunk can have arrived, less
         /// the margin. A chunk completed by data that waited through a hold may have waited too long (the piece
         /// came early, or the server's latency fell): the estimate starts again, from the next fresh read.
-        private func holdUntilTheChunkCanComplete(_ loop: PulseLoop, wokeAt: UInt64, completed: Bool) {
+        ///
+        /// When the server's pieces are as long as what the chunk still lacks (it sends what `fragsize` asked for,
+        /// 20 ms, as PulseAudio does with no other recorder on the source and PipeWire always does), the next piece
+        /// completes the chunk and nothing is held: a hold would end before that piece (the chunk's boundary
+        /// falls inside it) and cost a wake-up of its own, two a chunk where one does.
+        private func holdUntilTheChunkCanComplete(_ loop: PulseLoop, wokeAt: UInt64, completed: Bool, piece: Int) {
             if !loop.dataWaitedThroughHold {
                 arrivals.read(upTo: received, at: wokeAt)
+                lastFreshPiece = piece
             } else if completed {
                 arrivals.reset()
             }
-            let completion = arrivals.arrival(ofSample: received + chunk.count - filled)
+            let missing = chunk.count - filled
+            if PulseCapture.nextPieceCompletes(missing: missing, lastFreshPiece: lastFreshPiece) {
+                loop.holdData(until: 0)
+                return
+            }
+            let completion = arrivals.arrival(ofSample: received + missing)
             loop.holdData(until: PulseCapture.holdDeadline(arrival: completion))
         }
 
