@@ -578,8 +578,9 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 30 }, "half a second captured alone")
         let aloneAfter = capture.stats
         // Alone, PulseAudio sends the 20 ms pieces parley asked for: one wake-up each (a hold that ended inside
-        // the piece that completes the chunk made it two: a timed-out hold and the data, in an strace). PipeWire's server wakes the loop about twice a
-        // chunk (2.16 alone, 2.04 beside the recorder): not asserted there.
+        // the piece that completes the chunk made it two: a timed-out hold, then the data, in an strace).
+        // PipeWire's server wakes the loop about twice a chunk (2.16 alone, 2.04 beside the recorder): not
+        // asserted there.
         let alonePerChunk = Double(aloneAfter.loopWakeups - alone.loopWakeups) / Double(aloneAfter.chunksRead - alone.chunksRead)
         print(String(format: "audio thread wake-ups per 20 ms chunk alone: %.2f", alonePerChunk))
         if try !testServerIsPipeWire(server) {
