@@ -220,6 +220,25 @@ def proc_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def thread_cpu(pid):
+    """CPU seconds so far of each of the process's threads, summed by thread name."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0) + (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return out
+
+
 def proc_status(pid):
     out = {}
     with open(f"/proc/{pid}/status") as f:
@@ -293,7 +312,7 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
         await asyncio.sleep(args.idle_seconds)
         res["cpu_idle"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
 
-        c0, t0 = proc_cpu(client.pid), time.monotonic()
+        c0, t0, th0 = proc_cpu(client.pid), time.monotonic(), thread_cpu(client.pid)
         m2w, w2e = [], []
         for turn in range(args.turns):
             proxy.turn_done = asyncio.Event()
@@ -316,7 +335,9 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
                 heard = spk.first_loud(proxy.reply_first)
                 if heard and proxy.reply_loud_at is not None:
                     w2e.append((heard - proxy.reply_loud_at - proxy.reply_first) * 1000)
-        res["cpu_talk"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
+        elapsed, th1 = time.monotonic() - t0, thread_cpu(client.pid)
+        res["cpu_talk"] = (proc_cpu(client.pid) - c0) / elapsed * 100
+        res["cpu_talk_threads"] = {n: (th1[n] - th0.get(n, 0)) / elapsed * 100 for n in th1}
         res["rss"], res["threads"] = proc_status(client.pid)
 
         # Barge-in: `interrupted` 0.6 s into a reply.
@@ -410,6 +431,13 @@ def report(results, extra):
         if per:
             m = float(np.median(per))
             print(f"{label:32} {m:10.2f}× (min {min(per):.2f}, max {max(per):.2f}, {len(per)} rounds)  {'yes' if m <= goal else 'NO'} (goal ≤ {goal})")
+    # Which threads the conversation's CPU went to (median of the rounds; a thread absent in a round counts 0).
+    for n in results:
+        names = sorted({t for r in results[n] for t in r.get("cpu_talk_threads", {})})
+        per = {t: float(np.median([r.get("cpu_talk_threads", {}).get(t, 0) for r in results[n]])) for t in names}
+        busy = sorted(((v, t) for t, v in per.items() if v >= 0.01), reverse=True)
+        if busy:
+            print(f"CPU conversation by thread, {n}: " + ", ".join(f"{t} {v:.2f}" for v, t in busy))
     if "ptt_idle" in extra:
         print(f"{'CPU push-to-talk idle (%)':32} {extra['ptt_idle']:10.2f} {'—':>10} {'':>7}  {'yes' if extra['ptt_idle'] <= 0.1 else 'NO'} (goal ≤ 0.1)")
     if "ptt_rss" in extra:
