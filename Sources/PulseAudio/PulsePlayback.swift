@@ -245,8 +245,6 @@ public final class PulsePlayback: AudioSink {
         private var heardUntil: UInt64 = 0
         private var timer: OpaquePointer?
         private let aheadNanos: UInt64
-        /// The least a top-up hands the server, in samples (`writeMilliseconds`), unless less waits.
-        private let minimumTopUp: Int
         /// `tlength` in milliseconds (options, then `setTarget`).
         private(set) var targetMilliseconds: Int
 
@@ -255,7 +253,6 @@ public final class PulsePlayback: AudioSink {
             self.onEvent = onEvent
             buffer = PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)
             aheadNanos = UInt64(max(options.aheadMilliseconds, options.targetLatencyMilliseconds)) * 1_000_000
-            minimumTopUp = max(1, options.format.sampleCount(milliseconds: options.writeMilliseconds))
             targetMilliseconds = max(5, options.targetLatencyMilliseconds)
         }
 
@@ -398,12 +395,7 @@ public final class PulsePlayback: AudioSink {
                 } else {
                     budget = format.sampleCount(nanoseconds: aheadNanos) - writtenBlind
                 }
-                // Topped up by at least `writeMilliseconds` (or all that waits): the room the server makes as it
-                // plays is a few samples between two looks, and a loop that filled it wrote blocks of 1–5 samples
-                // whenever the thread was slow (each a write, a memblock, a placement on the canceller's far end
-                // and 5–7 `getpid` calls in libpulse: 5 000 a second on the receive thread under strace). With
-                // most of `aheadMilliseconds` queued, the top-up timer comes back long before it runs out.
-                guard budget > 0, budget >= min(minimumTopUp, buffer.count) else { break }
+                guard budget > 0 else { break }
                 let (samples, enqueuedAt) = buffer.take(upTo: budget)
                 // A start, or the first block after the stream ran dry mid-reply: placed from fresh timing.
                 let starting = padNext, anchoring = padNext || starved
