@@ -297,7 +297,10 @@ public final class PulseCapture: AudioSource {
         /// When the server's pieces are as long as what the chunk still lacks (it sends what `fragsize` asked for,
         /// 20 ms, as PulseAudio does with no other recorder on the source and PipeWire always does), the next piece
         /// completes the chunk and nothing is held: a hold would end before that piece (the chunk's boundary
-        /// falls inside it) and cost a wake-up of its own, two a chunk where one does.
+        /// falls inside it) and cost a wake-up of its own, two a chunk where one does. Not on PipeWire: its
+        /// server wakes the loop about twice a chunk whatever is held (2.16 alone), and without the hold the
+        /// audio tests there failed 3–6 at a time in 3 runs of 4 (the monitor's timeline with gaps and jumps of
+        /// 10–25 ms, the canceller at 7–11 dB), against 0–1 with it.
         private func holdUntilTheChunkCanComplete(_ loop: PulseLoop, wokeAt: UInt64, completed: Bool, piece: Int) {
             if !loop.dataWaitedThroughHold {
                 arrivals.read(upTo: received, at: wokeAt)
@@ -306,7 +309,7 @@ public final class PulseCapture: AudioSource {
                 arrivals.reset()
             }
             let missing = chunk.count - filled
-            if PulseCapture.nextPieceCompletes(missing: missing, lastFreshPiece: lastFreshPiece) {
+            if !loop.serverIsPipeWire, PulseCapture.nextPieceCompletes(missing: missing, lastFreshPiece: lastFreshPiece) {
                 loop.holdData(until: 0)
                 return
             }
