@@ -120,10 +120,13 @@ public final class PulseCapture: AudioSource {
     /// little early or late, and waking early costs one more wake-up where waking late would delay the chunk.
     static let holdMarginNanoseconds: UInt64 = 500_000
 
-    /// Whether the server's next piece completes the chunk: its pieces, as last seen arriving, are at least as
-    /// long as what the chunk lacks (samples). Then waiting for that piece is one wake-up, and a hold adds one.
-    static func nextPieceCompletes(missing: Int, lastFreshPiece: Int) -> Bool {
-        lastFreshPiece > 0 && lastFreshPiece >= missing
+    /// Whether to wait for the server's next piece without a hold: its pieces, as last seen arriving, are at
+    /// least as long as what the chunk lacks (samples), so that piece completes the chunk, and waiting for it is
+    /// one wake-up where a hold adds one. Not on PipeWire: its server wakes the loop about twice a chunk whatever
+    /// is held (2.16 alone), and without the hold the audio tests there failed 3–6 at a time in 3 runs of 4 (the
+    /// monitor's timeline with gaps and jumps of 10–25 ms, the canceller at 7–11 dB), against 0–1 with it.
+    static func waitsForNextPieceUnheld(missing: Int, lastFreshPiece: Int, pipeWire: Bool) -> Bool {
+        !pipeWire && lastFreshPiece > 0 && lastFreshPiece >= missing
     }
 
     /// Until when the loop holds the server's data, for the earliest arrival of what completes the chunk:
@@ -294,13 +297,10 @@ public final class PulseCapture: AudioSource {
         /// the margin. A chunk completed by data that waited through a hold may have waited too long (the piece
         /// came early, or the server's latency fell): the estimate starts again, from the next fresh read.
         ///
-        /// When the server's pieces are as long as what the chunk still lacks (it sends what `fragsize` asked for,
-        /// 20 ms, as PulseAudio does with no other recorder on the source and PipeWire always does), the next piece
-        /// completes the chunk and nothing is held: a hold would end before that piece (the chunk's boundary
-        /// falls inside it) and cost a wake-up of its own, two a chunk where one does. Not on PipeWire: its
-        /// server wakes the loop about twice a chunk whatever is held (2.16 alone), and without the hold the
-        /// audio tests there failed 3–6 at a time in 3 runs of 4 (the monitor's timeline with gaps and jumps of
-        /// 10–25 ms, the canceller at 7–11 dB), against 0–1 with it.
+        /// When the server's pieces are as long as what the chunk still lacks (PulseAudio sends the 20 ms
+        /// `fragsize` asks for when no other recorder is on the source), the next piece completes the chunk and
+        /// nothing is held: a hold would end before that piece (the chunk's boundary falls inside it) and cost a
+        /// wake-up of its own, two a chunk where one does (`waitsForNextPieceUnheld`).
         private func holdUntilTheChunkCanComplete(_ loop: PulseLoop, wokeAt: UInt64, completed: Bool, piece: Int) {
             if !loop.dataWaitedThroughHold {
                 arrivals.read(upTo: received, at: wokeAt)
@@ -309,7 +309,8 @@ public final class PulseCapture: AudioSource {
                 arrivals.reset()
             }
             let missing = chunk.count - filled
-            if !loop.serverIsPipeWire, PulseCapture.nextPieceCompletes(missing: missing, lastFreshPiece: lastFreshPiece) {
+            if PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: lastFreshPiece,
+                                                    pipeWire: loop.serverIsPipeWire) {
                 loop.holdData(until: 0)
                 return
             }

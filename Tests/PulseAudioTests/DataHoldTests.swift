@@ -77,13 +77,17 @@ final class DataHoldTests: XCTestCase {
     }
 
     func testNoHoldWhenTheServersNextPieceCompletesTheChunk() {
+        func unheld(missing: Int, piece: Int, pipeWire: Bool = false) -> Bool {
+            PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: piece, pipeWire: pipeWire)
+        }
         // 20 ms pieces (what fragsize asked for) on a chunk boundary 8 ms off: the chunk lacks 12 ms, the next
         // piece brings 20. A hold would end 0.5 ms before 12 ms and wake the loop for nothing.
-        XCTAssertTrue(PulseCapture.nextPieceCompletes(missing: 192, lastFreshPiece: 320))
-        XCTAssertTrue(PulseCapture.nextPieceCompletes(missing: 320, lastFreshPiece: 320), "aligned: a piece a chunk")
+        XCTAssertTrue(unheld(missing: 192, piece: 320))
+        XCTAssertTrue(unheld(missing: 320, piece: 320), "aligned: a piece a chunk")
         // 2.5 ms pieces (another recorder on the source): held as before.
-        XCTAssertFalse(PulseCapture.nextPieceCompletes(missing: 320, lastFreshPiece: 40))
-        XCTAssertTrue(PulseCapture.nextPieceCompletes(missing: 40, lastFreshPiece: 40), "the last piece of a chunk")
-        XCTAssertFalse(PulseCapture.nextPieceCompletes(missing: 320, lastFreshPiece: 0), "pieces not seen yet")
+        XCTAssertFalse(unheld(missing: 320, piece: 40))
+        XCTAssertTrue(unheld(missing: 40, piece: 40), "the last piece of a chunk")
+        XCTAssertFalse(unheld(missing: 320, piece: 0), "pieces not seen yet")
+        XCTAssertFalse(unheld(missing: 192, piece: 320, pipeWire: true), "PipeWire keeps the hold")
     }
 }
