@@ -153,8 +153,7 @@ final class EchoCancellerTests: XCTestCase {
         }
         if env["PARLEY_AEC_NS"] == "0" { settings.processing.noiseSuppression = nil }
         if env["PARLEY_AEC_AGC"] == "1" { settings.processing.gainControl = true }
-        // The 128 ms filter as it was before 768df5e: PARLEY_AEC_EXTENDED=1 PARLEY_AEC_REPORTED_MS=30.
-        if let v = env["PARLEY_AEC_EXTENDED"] { settings.processing.extendedFilter = v == "1" }
+        if env["PARLEY_AEC_EXTENDED"] == "0" { settings.processing.extendedFilter = false }
         if env["PARLEY_AEC_AGNOSTIC"] == "0" { settings.processing.delayAgnostic = false }
         if env["PARLEY_AEC_REPOINT"] == "0" {  // where the echo may sit: the canceller's reach, never re-pointed
             settings.realignEarlyThresholdMilliseconds = 10_000
