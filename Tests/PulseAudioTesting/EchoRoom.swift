@@ -173,7 +173,8 @@ package struct EchoScenario {
         out.reserveCapacity(total)
         let chunk = 320
         var start = 0
-        var convergedSample: Int?  // where the canceller last became converged
+        var wasConverged = false
+        var convergedSample: Int?
         while start + chunk <= total {
             let now = t0 + UInt64(start) * 62_500
             while farNext < far24.count, t0 + UInt64(farNext / farBlock) * 10_000_000 < now + 100_000_000 {
@@ -187,11 +188,10 @@ package struct EchoScenario {
             canceller.process(&samples, capturedFrom: now)
             out.append(contentsOf: samples)
             start += chunk
-            if !canceller.isConverged {
-                convergedSample = nil
-            } else if convergedSample == nil {
-                convergedSample = start
-            }
+            let converged = canceller.isConverged
+            if converged, !wasConverged { convergedSample = start }
+            if !converged { convergedSample = nil }
+            wasConverged = converged
         }
         let outF = out.map { Float($0) }
         let stats = canceller.statistics
