@@ -7,7 +7,7 @@ import Glibc
 /// reverberant echo rises with its direct path but decays late, so onsets mark the delay and the tails do
 /// not). A pure value.
 ///
-/// WebRTC's canceller (0.3) holds an echo only 0–40 ms behind where it is pointed, while PulseAudio's
+/// WebRTC's canceller (0.3) tracks delays only within about 0–100 ms of where it is pointed, while PulseAudio's
 /// latency figures can be off by more than that (a loopback, a Bluetooth sink, a resampling server). This finds
 /// the echo to within a frame or two so the canceller can be pointed near it; the canceller does the fine
 /// alignment.

@@ -19,12 +19,8 @@ public final class WebRTCAudioProcessing {
         public var echoCancellation = true
         /// Residual echo suppression.
         public var suppression = Suppression.moderate
-        /// A 128 ms adaptive filter instead of 48 ms. It holds the echo anywhere 10–90 ms behind the far end,
-        /// where 48 ms holds 0–40, but costs twice as much (1.14 % of a core against 0.58 % in
-        /// `testBenchmarkEchoCancellation`; 66 against 39 M instructions a second of the conversation benchmark)
-        /// for the same ERLE once the echo is in range: the far end is placed from the server's timing, and the
-        /// delay estimator re-points it when the echo is out of range.
-        public var extendedFilter = false
+        /// A 128 ms adaptive filter instead of 48 ms: more of the room's tail is modelled.
+        public var extendedFilter = true
         /// The canceller estimates the far-to-near delay itself (the reported one is a starting point).
         public var delayAgnostic = true
         /// Noise suppression; nil: off. Moderate measured better: it removes the stationary part of the

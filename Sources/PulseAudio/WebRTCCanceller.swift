@@ -26,29 +26,28 @@ public final class WebRTCCanceller: Sendable {
         public var playbackFormat = AudioFormat.playback
         /// How much earlier than each near-end frame the far end is taken at first, in ms. An echo that reaches
         /// the mic `d` ms after the latency figures say its far end is heard sits `d` minus this behind the far
-        /// end the canceller is given, and the canceller wants it 0–40 ms behind (see
-        /// `realignLateThresholdMilliseconds`). On hardware whose latency figures are right `d` is a few ms: 0
-        /// here puts it inside. Where it is not (40–60 ms on the PulseAudio loopback rig, a Bluetooth sink), the
-        /// delay estimator moves the far end once, restarting the canceller's convergence.
+        /// end the canceller is given, and the canceller wants it 0–90 ms behind (see
+        /// `realignLateThresholdMilliseconds`). `d` was 40 ms on the PulseAudio loopback rig (80 after playback
+        /// restarts) and under 20 on PipeWire's in two CI runs of three: with 40 or 20 here the echo came out
+        /// ahead of its far end and the far end was re-pointed, restarting the canceller's convergence; with 0
+        /// every `d` seen lands inside. The delay estimator moves it later if the echo is later still.
         public var lookaheadMilliseconds = 0
-        /// Where the estimator puts the echo behind the far end it is given, in ms: the middle of the range the
-        /// canceller holds by itself (0–40 ms with its 48 ms filter).
-        public var targetEchoDelayMilliseconds = 20
+        /// Where the estimator puts the echo behind the far end it is given, in ms: inside the range the
+        /// canceller tracks by itself (about 0–100 ms), with room on both sides.
+        public var targetEchoDelayMilliseconds = 30
         /// Re-point the far end when the echo is found more than this much earlier than the target, in ms: any
         /// earlier and it would reach the microphone before its far end reaches the canceller.
-        public var realignEarlyThresholdMilliseconds = 20
-        /// Or more than this much later than the target, in ms. With the 48 ms filter and the delay reported as 0
-        /// the canceller holds 43–45 dB ERLE with the echo 0–30 ms behind the far end it is given, 37 dB at 40 ms,
-        /// then 16 dB at 50 and 12 at 60 (`EchoScenario`, re-pointing off: `PARLEY_AEC_REPOINT=0` in
-        /// `testBenchmarkEchoCancellation`). The estimator's frames are 10 ms, so an echo estimated 40 ms behind
-        /// stays and one at 50 is re-pointed, which restarts the canceller's convergence.
-        public var realignLateThresholdMilliseconds = 20
+        public var realignEarlyThresholdMilliseconds = 30
+        /// Or more than this much later than the target, in ms. The canceller holds 42–50 dB ERLE with the echo
+        /// 5–90 ms behind the far end it is given, and 17–19 dB at 110–130 ms (`EchoScenario`, re-pointing off), so
+        /// the echo may wander this far (placed again after playback restarts, a few tens of ms off) before a
+        /// re-point, which restarts the canceller's convergence, is worth it.
+        public var realignLateThresholdMilliseconds = 60
         /// How much far-end audio (seconds) the canceller must have heard, since it started or was re-pointed,
         /// before it counts as converged (the offline benchmark reaches 25–45 dB ERLE after 2 s).
         public var convergenceSeconds = 2.0
-        /// The delay reported to the canceller, in ms: 0, the far end is already placed. (Its delay-agnostic mode
-        /// does not widen the range above: with the far end given in step there is nothing ahead to move to.)
-        public var reportedDelayMilliseconds = 0
+        /// The delay reported to the canceller, in ms (its delay-agnostic mode mostly finds its own).
+        public var reportedDelayMilliseconds = 30
 
         /// The defaults: 16 kHz capture, 24 kHz playback, echo cancellation with a high-pass filter.
         public init() {}
@@ -107,9 +106,9 @@ public final class WebRTCCanceller: Sendable {
     /// How many quiet far-end frames in a row before the mic passes through unprocessed. Until the canceller
     /// has converged (the echo's place is not known yet): a second, longer than any room's echo path and the
     /// delay estimator's window. Once it has, the echo of the last far frame given starts within the target
-    /// delay plus the late re-pointing threshold, the adaptive filter models its first 48 ms (128 with the
+    /// delay plus the late re-pointing threshold, the adaptive filter models its first 128 ms (48 without the
     /// extended filter), and 100 ms more cover the room's reverberation past the filter, which the
-    /// suppressor removes: about 0.2 s. In the conversation benchmark the one-second tail was about a third
+    /// suppressor removes: about 0.3 s. In the conversation benchmark the one-second tail was about a third
     /// of the frames processed.
     static func idleAfterFrames(converged: Bool, settings: Settings) -> Int {
         guard converged else { return 100 }

@@ -11,14 +11,7 @@ final class EchoCancellerTests: XCTestCase {
         for delay in [30, 150] {
             let r = try EchoScenario(delayMilliseconds: delay, echoGainDB: -6)
                 .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: .init())
-            if delay == 30 {
-                XCTAssertGreaterThan(r.erleDB, 15, "an echo where the canceller looks is cancelled from 2 s on")
-            }
-            // An echo out of the filter's reach is found and re-pointed first; the half-duplex gate guards the mic
-            // until the canceller counts itself converged, and from then on the echo must be gone.
-            XCTAssertGreaterThan(r.convergedERLEDB ?? -1, 15, "echo delayed \(delay) ms is cancelled once converged")
-            // Found once two estimates from onsets agree, then 2 s of far end to converge again.
-            XCTAssertLessThan(r.convergedAt ?? 99, delay == 30 ? 2.5 : 8, "converged (delay \(delay) ms)")
+            XCTAssertGreaterThan(r.erleDB, 15, "echo delayed \(delay) ms is cancelled from 2 s on")
             XCTAssertGreaterThan(r.steadyERLEDB, 20, "echo delayed \(delay) ms is cancelled once settled")
             XCTAssertGreaterThan(r.nearGainDB, -8, "the near end survives double talk (delay \(delay) ms)")
             XCTAssertLessThan(r.nearGainDB, 3, "nothing is amplified (delay \(delay) ms)")
@@ -67,7 +60,7 @@ final class EchoCancellerTests: XCTestCase {
         XCTAssertEqual(stats.framesPassedIdle, 100 + 30, "a second after the reply: passing through again")
     }
 
-    /// Once the canceller has converged, the mic passes through again 0.2 s after the far end falls quiet (the
+    /// Once the canceller has converged, the mic passes through again 0.3 s after the far end falls quiet (the
     /// echo's place is known); before, only after a second.
     func testConvergedCancellerStopsProcessingSoonAfterTheReply() throws {
         let canceller = try WebRTCCanceller()
@@ -92,10 +85,8 @@ final class EchoCancellerTests: XCTestCase {
         feed(seconds: 1.5)
         let after = canceller.statistics
         XCTAssertEqual(after.framesWithFarEnd, before.framesWithFarEnd, "the reply was over (no lookahead)")
-        // The far end given is the mic's moment: 190 ms of tail (the echo 40 ms late at most, the 48 ms filter,
-        // 100 ms of reverberation), then passing through.
-        XCTAssertEqual(WebRTCCanceller.idleAfterFrames(converged: true, settings: .init()), 19)
-        XCTAssertEqual(after.framesPassedIdle, 150 - 19, "processed for 0.19 s after the reply, then passed through")
+        // The far end given is the mic's moment: 320 ms of tail, then passing through.
+        XCTAssertEqual(after.framesPassedIdle, 150 - 32, "processed for 0.32 s after the reply, then passed through")
         XCTAssertEqual(WebRTCCanceller.idleAfterFrames(converged: false, settings: .init()), 100)
     }
 
@@ -109,8 +100,7 @@ final class EchoCancellerTests: XCTestCase {
         let f = try EchoFixtures()
         var settings = WebRTCCanceller.Settings()
         settings.lookaheadMilliseconds = 40
-        // The echo 30, 20 and 10 ms behind the far end given: the target and 10 ms either side of it.
-        for (delay, gain, nearStart) in [(70, -12.0, 5.0), (60, -8.0, 6.5), (50, -12.0, 6.5)] {
+        for (delay, gain, nearStart) in [(70, -12.0, 5.0), (60, -8.0, 6.5), (80, -12.0, 6.5)] {
             let r = try EchoScenario(delayMilliseconds: delay, echoGainDB: gain, nearStart: nearStart)
                 .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: settings)
             let label = "echo \(delay) ms late, \(gain) dB, the user talking from \(nearStart) s"
@@ -121,7 +111,7 @@ final class EchoCancellerTests: XCTestCase {
         let early = try EchoScenario(delayMilliseconds: 30, echoGainDB: -8, nearStart: 6.5)
             .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: settings)
         XCTAssertEqual(early.realignments, 1, "an echo 10 ms before its far end is re-pointed")
-        XCTAssertEqual(early.farOffsetMilliseconds, 40 - 10 - settings.targetEchoDelayMilliseconds, "put on target")
+        XCTAssertEqual(early.farOffsetMilliseconds, 0)
         XCTAssertGreaterThan(early.steadyERLEDB, 30)
     }
 
@@ -155,11 +145,6 @@ final class EchoCancellerTests: XCTestCase {
         if env["PARLEY_AEC_AGC"] == "1" { settings.processing.gainControl = true }
         if env["PARLEY_AEC_EXTENDED"] == "0" { settings.processing.extendedFilter = false }
         if env["PARLEY_AEC_AGNOSTIC"] == "0" { settings.processing.delayAgnostic = false }
-        if env["PARLEY_AEC_REPOINT"] == "0" {  // where the echo may sit: the canceller's reach, never re-pointed
-            settings.realignEarlyThresholdMilliseconds = 10_000
-            settings.realignLateThresholdMilliseconds = 10_000
-        }
-        let delays = env["PARLEY_AEC_DELAYS"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [30, 80, 150]
         print("settings: \(settings)")
         print(String(format: "far end %.1f s, near end %.1f s at 6.0 s, IR RT60 250 ms", Double(f.far16.count) / 16_000,
                      Double(f.near.count) / 16_000))
@@ -177,14 +162,13 @@ final class EchoCancellerTests: XCTestCase {
         }
         let libraryCPU = Double(ThreadCPUTime.nanoseconds() - cpu0) / 1e9 / (Double(frames) / 100)
         print(String(format: "WebRTC processing alone: %.2f %% of a core", 100 * libraryCPU))
-        for delay in delays {
+        for delay in [30, 80, 150] {
             for gain in env["PARLEY_AEC_QUICK"] == "1" ? [-6.0] : [0.0, -6.0, -20.0] {
                 let r = try EchoScenario(delayMilliseconds: delay, echoGainDB: gain)
                     .run(far24: f.far24, far16: f.far16, near: f.near, ir: f.ir, settings: settings)
                 print(String(format: "%8d | %7.0f | %12.1f / %11.1f | %12.1f | %6.1f / %6.1f | %15.2f | %@", delay, gain, r.erleDB, r.steadyERLEDB,
                              r.nearGainDB, r.doubleTalkInputDB, r.doubleTalkOutputDB, 100 * r.cpuPerSecond,
-                             "\(r.farOffsetMilliseconds) (\(r.realignments)x), converged at "
-                                 + (r.convergedAt.map { String(format: "%.1f s: %.1f dB", $0, r.convergedERLEDB ?? 0) } ?? "never")))
+                             "\(r.farOffsetMilliseconds) (\(r.realignments)x)"))
             }
         }
     }

@@ -125,11 +125,6 @@ package struct EchoScenario {
         package var erleDB: Double
         /// The same after the double talk (the canceller settled, its delay found).
         package var steadyERLEDB: Double
-        /// From the moment the canceller last counted itself converged (`isConverged`: the half-duplex gate
-        /// guards the mic until then), in dB; nil if it never did.
-        package var convergedERLEDB: Double?
-        /// When it last became converged, in seconds of the scenario.
-        package var convergedAt: Double?
         /// The near-end speech's gain through the canceller during double talk, in dB (0: kept intact).
         package var nearGainDB: Double
         /// The near-end's level with echo before processing, and the output's, during double talk, in dBFS.
@@ -173,8 +168,6 @@ package struct EchoScenario {
         out.reserveCapacity(total)
         let chunk = 320
         var start = 0
-        var wasConverged = false
-        var convergedSample: Int?
         while start + chunk <= total {
             let now = t0 + UInt64(start) * 62_500
             while farNext < far24.count, t0 + UInt64(farNext / farBlock) * 10_000_000 < now + 100_000_000 {
@@ -188,10 +181,6 @@ package struct EchoScenario {
             canceller.process(&samples, capturedFrom: now)
             out.append(contentsOf: samples)
             start += chunk
-            let converged = canceller.isConverged
-            if converged, !wasConverged { convergedSample = start }
-            if !converged { convergedSample = nil }
-            wasConverged = converged
         }
         let outF = out.map { Float($0) }
         let stats = canceller.statistics
@@ -228,9 +217,7 @@ package struct EchoScenario {
         let nearGain = 20 * log10(max(abs(best.dot) / max(nn, 1e-9), 1e-9))
         let micF = mic.map { Float($0) }
         return Result(erleDB: erle(from: Int(convergence * Double(rate))),
-                      steadyERLEDB: erle(from: nearEnd + rate / 2),
-                      convergedERLEDB: convergedSample.map { erle(from: $0) },
-                      convergedAt: convergedSample.map { Double($0) / Double(rate) }, nearGainDB: nearGain, doubleTalkInputDB: EchoRoom.powerDB(micF, dt),
+                      steadyERLEDB: erle(from: nearEnd + rate / 2), nearGainDB: nearGain, doubleTalkInputDB: EchoRoom.powerDB(micF, dt),
                       doubleTalkOutputDB: EchoRoom.powerDB(outF, dt),
                       cpuPerSecond: stats.processingSeconds / max(stats.audioSeconds, 1e-9),
                       seconds: stats.audioSeconds, metrics: stats.metrics,
