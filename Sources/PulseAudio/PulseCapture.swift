@@ -123,8 +123,8 @@ public final class PulseCapture: AudioSource {
     /// Whether to wait for the server's next piece without a hold: its pieces, as last seen arriving, are at
     /// least as long as what the chunk lacks (samples), so that piece completes the chunk, and waiting for it is
     /// one wake-up where a hold adds one. Not on PipeWire: its server wakes the loop about twice a chunk whatever
-    /// is held (2.16 alone), and without the hold the audio tests there failed 3–6 at a time in 3 runs of 4 (the
-    /// monitor's timeline with gaps and jumps of 10–25 ms, the canceller at 7–11 dB), against 0–1 with it.
+    /// is held (2.16 alone), so waiting unheld saves nothing there, and without the hold the audio tests there
+    /// failed 3–6 at a time in 3 local runs of 4 (the monitor's timeline with gaps and jumps of 10–25 ms).
     static func waitsForNextPieceUnheld(missing: Int, lastFreshPiece: Int, pipeWire: Bool) -> Bool {
         !pipeWire && lastFreshPiece > 0 && lastFreshPiece >= missing
     }
