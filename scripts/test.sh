@@ -203,6 +203,10 @@ else
                 | while read -r t; do grep -F -- "$t" "$work/tests" | grep -E -- "${t//./\\.}\$" || true; done \
                 | paste -sd, -)
             if [[ -n "$retry" ]]; then
+                # What the daemons said meanwhile (their logs go with $work at the end of the run).
+                for l in "$work"/pipewire/{pipewire,wireplumber,pipewire-pulse}.log; do
+                    [[ -f "$l" ]] && { echo "test: the end of $(basename "$l") after the first try:"; tail -n 15 "$l"; }
+                done >>"$work/test-pipewire.log"
                 echo "test: PipeWire: once more, on the same daemon: $retry"
                 PARLEY_TEST_PULSE_SERVER=$pw_server run_lane "$work/test-pipewire-retry.log" "$retry"
                 s=$?
