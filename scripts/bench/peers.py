@@ -11,7 +11,7 @@ sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
                  in over about 10 ms; that is the reply's own sound, not the client's delay)
     barge-in     `interrupted` sent by the proxy mid-reply -> the speaker sink falls silent
     CPU          utime+stime of the client process (all threads) over an idle window and a conversation;
-                 push-to-talk idle from each thread's schedstat, to the nanosecond (a few ticks would be its all)
+                 push-to-talk idle from each thread's schedstat, to the nanosecond (over its window, a few ticks)
     RSS, threads from /proc/PID/status after the conversation (open mic), and after the push-to-talk idle window
 
 Run it through scripts/bench-peers.sh, which installs what it needs and starts a private PulseAudio.
