@@ -221,23 +221,33 @@ def proc_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def thread_cpu(pid):
-    """CPU seconds so far of each of the process's threads, summed by thread name."""
+def by_thread(pid, seconds):
+    """Sums `seconds(task_dir)` (a thread's CPU seconds, or None when it cannot be read) by thread name over the
+    process's live threads."""
     out = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return out
     for tid in tids:
+        task = f"/proc/{pid}/task/{tid}"
         try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                text = f.read()
-        except OSError:
+            with open(f"{task}/comm") as f:
+                name = f.read().strip()
+            value = seconds(task)
+        except (OSError, ValueError, IndexError):
             continue
-        name = text[text.index("(") + 1:text.rindex(")")]
-        fields = text.rsplit(")", 1)[1].split()
-        out[name] = out.get(name, 0) + (int(fields[11]) + int(fields[12])) / CLK_TCK
+        out[name] = out.get(name, 0) + value
     return out
+
+
+def thread_cpu(pid):
+    """CPU seconds so far of each of the process's threads, summed by thread name (utime+stime, in ticks)."""
+    def ticks(task):
+        with open(f"{task}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return by_thread(pid, ticks)
 
 
 def sched_cpu(pid):
@@ -245,21 +255,10 @@ def sched_cpu(pid):
     field of /proc/PID/task/TID/schedstat; /proc's utime and stime count whole clock ticks, 10 ms, which over a
     push-to-talk idle window of a few tenths of a percent is one or two ticks). A thread that has exited is not
     counted: for windows in which the client's threads all live (parley's do)."""
-    out = {}
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                name = f.read().strip()
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                ns = int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            continue
-        out[name] = out.get(name, 0) + ns / 1e9
-    return out
+    def nanoseconds(task):
+        with open(f"{task}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    return by_thread(pid, nanoseconds)
 
 
 def proc_status(pid):
