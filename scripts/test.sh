@@ -195,8 +195,8 @@ else
         # runs of 3 (the live canceller at 7.6 and 9.8 dB; clicks of 5–19 ms as a flushed reply's next one
         # started, the silence before it 5 or 10 ms where a good run has 10 every time; a 5–10 ms gap in a
         # burst's tone) and every test after them passed; the third run passed them all, as did two whole
-        # passes on a daemon started by hand. A defect of parley's fails both tries; both tries' lines stay in
-        # the log, and the summary names what passed only at the second.
+        # passes on a daemon started by hand. A defect of parley's would most likely fail both tries; both
+        # tries' lines stay in the log, and the summary names what passed only at the second.
         if (( s != 0 )); then
             retry=$(grep -oE "^Test Case '[A-Za-z0-9_]+\.[A-Za-z0-9_]+' failed" "$work/test-pipewire.log" \
                 | sed -E "s/^Test Case '([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)' failed/.\1\/\2/" | sort -u \
