@@ -8,6 +8,11 @@ public struct PlaybackStats: Sendable, Hashable {
     public var samplesQueued = 0
     /// Samples handed to PulseAudio since the stream opened.
     public var samplesWritten = 0
+    /// Blocks handed to PulseAudio since the stream opened (each a `pa_stream_write`).
+    public var blocksWritten = 0
+    /// Of those, the blocks handed over by `write()` on the caller's thread (the rest by the audio thread's
+    /// top-up timer, a drain, or a restart).
+    public var blocksWrittenByCaller = 0
     /// Times the server ran dry in the middle of a turn (our buffer was empty past the server's queue).
     public var underruns = 0
     /// `flush()` calls.
@@ -32,11 +37,12 @@ public struct PlaybackStats: Sendable, Hashable {
 /// The speaker: a playback stream of 24 kHz mono s16le to the default sink or a named one, on the shared
 /// `PulseLoop`, fed by a bounded `PlaybackBuffer` that absorbs network bursts.
 ///
-/// Reply audio is handed to the server on the caller's thread as it arrives (no thread of ours in between),
-/// keeping the server's queue at most `aheadMilliseconds` deep; a timer on the audio thread tops it up from
-/// our buffer. The server starts playing as soon as `prebuf` (10 ms) is queued, and the sink's latency follows
-/// `tlength`, so the first sample of a reply is heard within a few milliseconds of arriving. `flush()` empties
-/// our buffer and the server's. The meter level is the level of the audio being heard now (each written block
+/// Reply audio is handed to the server on the caller's thread as it arrives (no thread of ours in between)
+/// while the server holds less than half of `aheadMilliseconds`, the start of every reply among it, keeping the
+/// server's queue at most `aheadMilliseconds` deep; a timer on the audio thread tops it up from our buffer, at
+/// least `writeMilliseconds` at a time. The server starts playing as soon as `prebuf` (10 ms) is queued, and the
+/// sink's latency follows `tlength`, so the first sample of a reply is heard within a few milliseconds of
+/// arriving. `flush()` empties our buffer and the server's. The meter level is the level of the audio being heard now (each written block
 /// is metered when its latency has elapsed), not of what just arrived.
 ///
 /// Threading: `write`, `flush`, `drain` never block on the device (they take the loop lock for microseconds) and
@@ -245,6 +251,8 @@ public final class PulsePlayback: AudioSink {
         private var heardUntil: UInt64 = 0
         private var timer: OpaquePointer?
         private let aheadNanos: UInt64
+        /// The least a top-up hands the server, in samples (`writeMilliseconds`), unless less waits.
+        private let minimumTopUp: Int
         /// `tlength` in milliseconds (options, then `setTarget`).
         private(set) var targetMilliseconds: Int
 
@@ -253,6 +261,7 @@ public final class PulsePlayback: AudioSink {
             self.onEvent = onEvent
             buffer = PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)
             aheadNanos = UInt64(max(options.aheadMilliseconds, options.targetLatencyMilliseconds)) * 1_000_000
+            minimumTopUp = max(1, options.format.sampleCount(milliseconds: options.writeMilliseconds))
             targetMilliseconds = max(5, options.targetLatencyMilliseconds)
         }
 
@@ -323,7 +332,12 @@ public final class PulsePlayback: AudioSink {
             guard !samples.isEmpty else { return true }
             buffer.append(samples, at: now)
             idle.set(idle: false)
-            pump()
+            // While the server holds half of `aheadMilliseconds` or more, the top-up timer (armed whenever our
+            // buffer holds audio, and back within a quarter of it) hands this over on the audio thread. Written
+            // here, every reply frame of a burst was a sliver of a block from the network thread, and libpulse
+            // woke the audio thread to send each one.
+            if timer != nil, let s = readyStream, let queued = queuedNanos(s), queued >= aheadNanos / 2 { return true }
+            pump(byCaller: true)
             return true
         }
 
@@ -384,7 +398,7 @@ public final class PulsePlayback: AudioSink {
 
         /// Hands the server what fits in `aheadMilliseconds`, arms the top-up timer if more waits, and starts
         /// a drain once everything is handed over after `drain()`.
-        private func pump() {
+        private func pump(byCaller: Bool = false) {
             guard running, let s = readyStream else { return }
             let format = options.format
             while !buffer.isEmpty {
@@ -395,7 +409,10 @@ public final class PulsePlayback: AudioSink {
                 } else {
                     budget = format.sampleCount(nanoseconds: aheadNanos) - writtenBlind
                 }
-                guard budget > 0 else { break }
+                // At least `writeMilliseconds` (or all that waits): the room the server makes as it plays is a few
+                // samples between two looks at its timing, and filling it wrote blocks of a few samples, each a
+                // write, a memblock, a wake-up of the audio thread and a placement on the canceller's far end.
+                guard budget > 0, budget >= min(minimumTopUp, buffer.count) else { break }
                 let (samples, enqueuedAt) = buffer.take(upTo: budget)
                 // A start, or the first block after the stream ran dry mid-reply: placed from fresh timing.
                 let starting = padNext, anchoring = padNext || starved
@@ -407,6 +424,7 @@ public final class PulsePlayback: AudioSink {
                 if padNext, case let padding = restartPadding(s), !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
                 padNext = false
                 put(samples, on: s, enqueuedAt: enqueuedAt, starts: starting)
+                if byCaller { stats.blocksWrittenByCaller += 1 }
                 if anchoring { askForFreshTiming(s) }
                 if queuedNanos(s) == nil { writtenBlind += samples.count }
             }
@@ -440,6 +458,7 @@ public final class PulsePlayback: AudioSink {
                 stats.handInToWrittenNanos.append(written - enqueuedAt)
             }
             stats.samplesWritten += samples.count
+            stats.blocksWritten += 1
             if awaitingTiming {
                 unplaced.append((samples, starts))
                 return true

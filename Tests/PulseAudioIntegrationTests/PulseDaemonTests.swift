@@ -534,6 +534,44 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(played, 4.9)
     }
 
+    /// The service sends a reply faster than real time, in bursts (the simulator: 40 ms frames, 4× real time,
+    /// a burst every 100 ms). Once the server holds half of `aheadMilliseconds`, the audio thread's top-up
+    /// timer hands the rest over in blocks of 100 ms or so: a frame written on the network thread would wake
+    /// the audio thread for a sliver (before: a block for every frame, and blocks of a few samples between them).
+    func testAReplyFasterThanRealTimeIsHandedOverInFewBlocks() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        let before = loop.playback.stats
+        let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 3.0, amplitude: 0.5)
+        let frame = 24_000 * 40 / 1000
+        let frames = tone.count / frame
+        let start = TimeSource.monotonic.nanoseconds()
+        for k in 0..<frames {
+            XCTAssertTrue(loop.playback.write(Array(tone[(k * frame)..<((k + 1) * frame)])))
+            if k % 10 == 9 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 30))
+        let played = Double(TimeSource.monotonic.nanoseconds() - start) / 1e9
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        let stats = loop.playback.stats
+        let blocks = stats.blocksWritten - before.blocksWritten
+        let byCaller = stats.blocksWrittenByCaller - before.blocksWrittenByCaller
+        let t = loop.timeline()
+        let span = try XCTUnwrap(t.loudSpan())
+        let gap = t.longestQuietRun(in: span)
+        print("a reply at 4× real time: \(frames) frames written, \(blocks) blocks handed to the server (\(byCaller) by the "
+              + "writer), \(String(format: "%.3f", Double(span.count) / 16_000)) s heard in \(String(format: "%.2f", played)) s, "
+              + "longest quiet run \(gap) samples, underruns \(stats.underruns - before.underruns)")
+        XCTAssertEqual(stats.underruns, before.underruns)
+        XCTAssertEqual(Double(span.count) / 16_000, 3.0, accuracy: 0.01, "the whole reply is heard")
+        XCTAssertLessThanOrEqual(gap, 16, "no gap of 1 ms or more")
+        // Until the server holds 200 ms, frames go straight to it (the start is heard at once); then a top-up
+        // every 100 ms for the 2.6 s or so that still wait, and the drain's last block.
+        XCTAssertLessThanOrEqual(byCaller, 16, "the writer's thread hands over only the start")
+        XCTAssertLessThanOrEqual(blocks, 45, "a block per top-up, not per frame")
+    }
+
     func testGateOnARealCapture() throws {
         let server = try testPulseServer()
         let rec = ChunkRecorder()
