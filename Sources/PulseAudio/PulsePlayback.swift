@@ -10,8 +10,8 @@ public struct PlaybackStats: Sendable, Hashable {
     public var samplesWritten = 0
     /// Blocks handed to PulseAudio since the stream opened (each a `pa_stream_write`).
     public var blocksWritten = 0
-    /// Of those, the blocks handed over by `write()` on the caller's thread (the rest by the audio thread's
-    /// top-up timer, a drain, or a restart).
+    /// Of those, the blocks of audio `write()` handed over on the caller's thread, a start's padding not counted
+    /// (the rest went by the audio thread's top-up timer, a drain, or a restart).
     public var blocksWrittenByCaller = 0
     /// Times the server ran dry in the middle of a turn (our buffer was empty past the server's queue).
     public var underruns = 0
@@ -42,8 +42,8 @@ public struct PlaybackStats: Sendable, Hashable {
 /// server's queue at most `aheadMilliseconds` deep; a timer on the audio thread tops it up from our buffer, at
 /// least `writeMilliseconds` at a time. The server starts playing as soon as `prebuf` (10 ms) is queued, and the
 /// sink's latency follows `tlength`, so the first sample of a reply is heard within a few milliseconds of
-/// arriving. `flush()` empties our buffer and the server's. The meter level is the level of the audio being heard now (each written block
-/// is metered when its latency has elapsed), not of what just arrived.
+/// arriving. `flush()` empties our buffer and the server's. The meter level is the level of the audio being
+/// heard now (each written block is metered when its latency has elapsed), not of what just arrived.
 ///
 /// Threading: `write`, `flush`, `drain` never block on the device (they take the loop lock for microseconds) and
 /// may be called from any thread, e.g. a NIO event loop. `onEvent` runs on the audio thread.

@@ -548,6 +548,7 @@ final class PulseDaemonTests: XCTestCase {
         let start = TimeSource.monotonic.nanoseconds()
         for k in 0..<frames {
             XCTAssertTrue(loop.playback.write(Array(tone[(k * frame)..<((k + 1) * frame)])))
+            // The cadence is what is tested: a burst of 10 frames (400 ms of audio) every 100 ms of real time.
             if k % 10 == 9 { Thread.sleep(forTimeInterval: 0.1) }
         }
         loop.playback.drain()
