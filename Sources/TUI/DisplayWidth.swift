@@ -26,8 +26,30 @@ public enum DisplayWidth {
     /// Columns a string occupies.
     public static func of(_ s: some StringProtocol) -> Int {
         if isPrintableASCII(s) { return s.utf8.count }
+        if let w = widthOfUnjoinedScalars(s) { return w }
         var w = 0
         for c in s { w += of(c) }
+        return w
+    }
+
+    /// Whether a scalar is a grapheme of its own whatever surrounds it, apart from CR LF (both width 0): below
+    /// the combining marks (U+0300), or punctuation, symbols, arrows, maths, box drawing, blocks and shapes
+    /// (U+2010–2BFF) except the marks that combine with symbols (U+20D0–20FF). No scalar that extends or joins a
+    /// grapheme (combining and spacing marks, ZWJ, variation selectors, emoji modifiers, Hangul jamo, regional
+    /// indicators) is in these ranges, so a string of them is as wide as the sum of its scalars' widths.
+    static func isUnjoined(_ v: UInt32) -> Bool {
+        v < 0x300 || (v >= 0x2010 && v <= 0x2bff && !(v >= 0x20d0 && v <= 0x20ff))
+    }
+
+    /// The width of a string whose every scalar `isUnjoined`, a scalar at a time (the meters' "● talking", "-∞",
+    /// an ellipsis: no grapheme breaking, which costs a few hundred instructions a character); nil if any scalar
+    /// might join its neighbours.
+    static func widthOfUnjoinedScalars(_ s: some StringProtocol) -> Int? {
+        var w = 0
+        for u in s.unicodeScalars {
+            guard isUnjoined(u.value) else { return nil }
+            w += of(u)
+        }
         return w
     }
 

@@ -41,6 +41,18 @@ extension String {
         if DisplayWidth.isPrintableASCII(self) {
             return utf8.count <= columns ? self : String(decoding: utf8.prefix(max(0, columns)), as: UTF8.self)
         }
+        if DisplayWidth.widthOfUnjoinedScalars(self) != nil {
+            // Every scalar a grapheme of its own: cut between scalars.
+            var used = 0
+            var end = unicodeScalars.startIndex
+            for i in unicodeScalars.indices {
+                let w = DisplayWidth.of(unicodeScalars[i])
+                if used + w > columns { break }
+                used += w
+                end = unicodeScalars.index(after: i)
+            }
+            return String(unicodeScalars[..<end])
+        }
         var used = 0
         var end = startIndex
         for i in indices {

@@ -117,3 +117,43 @@ final class WideTextTests: XCTestCase {
         }
     }
 }
+
+/// The scalar-at-a-time width (`DisplayWidth.widthOfUnjoinedScalars`, the meters' and hints' text) agrees with
+/// the grapheme walk wherever it answers, and leaves to the walk every string in which scalars may join.
+final class UnjoinedScalarWidthTests: XCTestCase {
+    /// The grapheme walk, as `DisplayWidth.of` does it when no shortcut applies.
+    static func graphemeWidth(_ s: String) -> Int { s.reduce(0) { $0 + DisplayWidth.of($1) } }
+
+    func testTheShortcutAgreesWithTheGraphemeWalk() {
+        let answered = ["● talking", "-∞ dB", "mic idle…", "│ rules ─┼─ ▁▂▃█ ←→", "café · naïve — “quoted”", "a\r\nb", "\u{AD}soft",
+                        "€ ± × ÷ ¶ §", "\u{2028}\u{2060}zero", "☀ ★ ♥ ✓"]
+        for s in answered {
+            XCTAssertEqual(DisplayWidth.widthOfUnjoinedScalars(s), Self.graphemeWidth(s), s)
+            XCTAssertEqual(DisplayWidth.of(s), Self.graphemeWidth(s), s)
+            for columns in 0...DisplayWidth.of(s) + 1 {
+                let cut = s.fittedPrefix(columns: columns)
+                XCTAssertTrue(s.hasPrefix(cut), "\(s) at \(columns)")
+                XCTAssertLessThanOrEqual(DisplayWidth.of(cut), columns, "\(s) at \(columns)")
+                // The longest such prefix: one more character would not fit.
+                if cut.count < s.count {
+                    let next = String(s.prefix(cut.count + 1))
+                    XCTAssertGreaterThan(DisplayWidth.of(next), columns, "\(s) at \(columns)")
+                }
+            }
+        }
+    }
+
+    func testStringsWhoseScalarsMayJoinTakeTheGraphemeWalk() {
+        // A combining accent, a Devanagari spacing mark, Hangul jamo, an emoji with its presentation selector, a
+        // ZWJ sequence, a skin tone, a flag, a symbol with a combining enclosing mark: each one grapheme wider or
+        // narrower than its scalars' sum.
+        let joined = ["e\u{301}", "क\u{93E}", "\u{1100}\u{1161}\u{11A8}", "❤\u{FE0F}", "☀\u{200D}☀", "👍🏽", "🇯🇵", "1\u{20E3}"]
+        for s in joined {
+            XCTAssertNil(DisplayWidth.widthOfUnjoinedScalars(s), s)
+            XCTAssertEqual(DisplayWidth.of(s), Self.graphemeWidth(s), s)
+        }
+        XCTAssertEqual(DisplayWidth.of("\u{1100}\u{1161}\u{11A8}"), 2, "a Hangul syllable in jamo is one wide cell")
+        XCTAssertEqual(DisplayWidth.of("क\u{93E}"), 1, "a consonant and its vowel sign are one cell")
+        XCTAssertEqual(DisplayWidth.of("❤\u{FE0F}"), 2, "emoji presentation")
+    }
+}
