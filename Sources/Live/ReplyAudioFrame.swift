@@ -17,6 +17,16 @@ enum ReplyAudioFrame {
         }
     }
 
+    /// Whether any of the eight bytes is a quote, a backslash, a control character (below 0x20) or not ASCII
+    /// (SWAR: a byte's high bit after subtracting `n` from every byte says it was below `n`; exact for "any").
+    static func holdsSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func anyBelow(_ x: UInt64, _ n: UInt64) -> Bool { (x &- n &* ones) & ~x & high != 0 }
+        return word & high != 0 || anyBelow(word, 0x20)
+            || anyBelow(word ^ (ones &* 0x22), 1) || anyBelow(word ^ (ones &* 0x5c), 1)
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
@@ -46,8 +56,15 @@ enum ReplyAudioFrame {
 
         /// A string without escapes, control characters or non-ASCII bytes, as a range of `bytes`.
         mutating func plainString() -> Range<Int>? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
+            guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return nil }
             let start = i
+            // Eight bytes at a time while none of them can end or spoil the string (the audio's payload is
+            // thousands of base64 characters); the byte loop below takes over from the word that holds one.
+            while i + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if ReplyAudioFrame.holdsSpecialByte(word) { break }
+                i += 8
+            }
             while i < bytes.count {
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") {

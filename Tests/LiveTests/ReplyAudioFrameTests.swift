@@ -96,4 +96,31 @@ final class ReplyAudioFrameTests: XCTestCase {
             if let table { XCTAssertEqual(table, Base64.decodeLenient(text), text) }
         }
     }
+
+    /// The eight-bytes-at-a-time scan of a string: every byte value at every place in a word of base64, and the
+    /// long payloads it skips over, with the byte that ends or spoils them anywhere in the last words.
+    func testTheWordScanFindsEveryByteThatEndsOrSpoilsAString() throws {
+        for position in 0..<8 {
+            for value in 0...255 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "Q"), count: 8)
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                let special = value == 0x22 || value == 0x5c || value < 0x20 || value >= 0x80
+                XCTAssertEqual(ReplyAudioFrame.holdsSpecialByte(word), special, "byte \(value) at \(position)")
+            }
+        }
+        let payload = String(repeating: "AAEC/wABAgMEBQYH", count: 40)
+        func frame(_ data: String) -> String {
+            #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"mimeType":"audio/pcm;rate=24000","data":""# + data + #""}}]}}}"#
+        }
+        let good = frame(payload)
+        XCTAssertEqual(fast(good), try XCTUnwrap(full(good)))
+        for cut in [1, 7, 8, 9, 15, 16, 17] {
+            for spoil in ["\\", "\u{1}", "é", "\t"] {
+                var data = payload
+                data.insert(contentsOf: spoil, at: data.index(data.endIndex, offsetBy: -cut))
+                XCTAssertNil(fast(frame(data)), "\(spoil.unicodeScalars.first!.value) \(cut) from the end")
+            }
+        }
+    }
 }
