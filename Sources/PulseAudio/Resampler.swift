@@ -28,17 +28,19 @@ public struct Resampler: Sendable {
     /// The dot product's vector width.
     static let lanes = 8
 
-    /// Zero crossings of the sinc on each side of the centre (at the lower of the two rates).
-    static let zeroCrossings = 16
+    /// Zero crossings of the sinc on each side of the centre (at the lower of the two rates), unless told.
+    public static let zeroCrossings = 16
     /// The cutoff as a fraction of the lower Nyquist frequency.
     static let rolloff = 0.90
     static let kaiserBeta = 8.0
     /// Above this many phases the table is too big; phases are then quantised to this many.
     static let maxPhases = 4096
 
-    /// Builds the filter bank for converting `from` Hz to `to` Hz.
-    public init(from: Int, to: Int) {
+    /// Builds the filter bank for converting `from` Hz to `to` Hz. `zeroCrossings` on each side set the filter's
+    /// length, so its cost and how steep its transition band is (the stopband stays about 80 dB down).
+    public init(from: Int, to: Int, zeroCrossings: Int = Resampler.zeroCrossings) {
         precondition(from > 0 && to > 0, "sample rates must be positive")
+        precondition(zeroCrossings > 0, "the filter needs a zero crossing")
         inputRate = from
         outputRate = to
         let g = Resampler.gcd(from, to)
@@ -54,7 +56,7 @@ public struct Resampler: Sendable {
         down = m
         // Cutoff in cycles per input sample.
         let cutoff = 0.5 * Resampler.rolloff * min(1.0, Double(l) / Double(m))
-        let half = Int((Double(Resampler.zeroCrossings) / (2 * cutoff)).rounded(.up))
+        let half = Int((Double(zeroCrossings) / (2 * cutoff)).rounded(.up))
         halfTaps = half
         let stride = (2 * half + Resampler.lanes - 1) / Resampler.lanes * Resampler.lanes
         self.stride = stride
@@ -189,9 +191,9 @@ public struct StreamingResampler: Sendable {
     private var received = 0  // input samples received since the start (or `reset`)
     private var nextOutput = 0  // absolute index of the next output sample
 
-    /// A stream converting `from` Hz to `to` Hz.
-    public init(from: Int, to: Int) {
-        resampler = Resampler(from: from, to: to)
+    /// A stream converting `from` Hz to `to` Hz (`zeroCrossings`: see `Resampler.init`).
+    public init(from: Int, to: Int, zeroCrossings: Int = Resampler.zeroCrossings) {
+        resampler = Resampler(from: from, to: to, zeroCrossings: zeroCrossings)
         reset()
     }
 

@@ -145,6 +145,7 @@ final class EchoCancellerTests: XCTestCase {
         if env["PARLEY_AEC_AGC"] == "1" { settings.processing.gainControl = true }
         if env["PARLEY_AEC_EXTENDED"] == "0" { settings.processing.extendedFilter = false }
         if env["PARLEY_AEC_AGNOSTIC"] == "0" { settings.processing.delayAgnostic = false }
+        if let v = env["PARLEY_AEC_FAR_ZERO_CROSSINGS"].flatMap(Int.init) { settings.farEndZeroCrossings = v }
         print("settings: \(settings)")
         print(String(format: "far end %.1f s, near end %.1f s at 6.0 s, IR RT60 250 ms", Double(f.far16.count) / 16_000,
                      Double(f.near.count) / 16_000))

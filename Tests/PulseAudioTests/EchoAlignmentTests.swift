@@ -7,17 +7,39 @@ import XCTest
 final class EchoAlignmentTests: XCTestCase {
     func testStreamingResamplerMatchesTheWholeSignalAndReportsPositions() {
         let x = Signals.sine(frequency: 440, rate: 24_000, seconds: 0.2, amplitude: 0.5)
-        let whole = Resampler(from: 24_000, to: 16_000).process(x)
-        var stream = StreamingResampler(from: 24_000, to: 16_000)
-        var out: [Int16] = []
-        for start in stride(from: 0, to: x.count, by: 240) {
-            let (samples, position) = x[start..<min(x.count, start + 240)].withUnsafeBufferPointer { stream.process($0) }
-            // The first output of each call sits at its index times 24/16 in the input.
-            XCTAssertEqual(position, Double(out.count) * 1.5, accuracy: 1e-9)
-            out += samples
+        // The resampler's own filter and the canceller's shorter far-end one.
+        for zeroCrossings in [Resampler.zeroCrossings, WebRTCCanceller.Settings().farEndZeroCrossings] {
+            let whole = Resampler(from: 24_000, to: 16_000, zeroCrossings: zeroCrossings).process(x)
+            var stream = StreamingResampler(from: 24_000, to: 16_000, zeroCrossings: zeroCrossings)
+            var out: [Int16] = []
+            for start in stride(from: 0, to: x.count, by: 240) {
+                let (samples, position) = x[start..<min(x.count, start + 240)].withUnsafeBufferPointer { stream.process($0) }
+                // The first output of each call sits at its index times 24/16 in the input.
+                XCTAssertEqual(position, Double(out.count) * 1.5, accuracy: 1e-9)
+                out += samples
+            }
+            XCTAssertGreaterThan(out.count, whole.count - 40, "all but the filter's half length is out")
+            XCTAssertEqual(out, Array(whole.prefix(out.count)), "blocks join exactly as the whole signal")
         }
-        XCTAssertGreaterThan(out.count, whole.count - 40, "all but the filter's half length is out")
-        XCTAssertEqual(out, Array(whole.prefix(out.count)), "blocks join exactly as the whole signal")
+    }
+
+    /// The canceller's far-end filter: 30 taps from 24 to 16 kHz, each phase four vectors of eight; flat where
+    /// speech is (a 1 kHz tone comes out at its level) and far down past the lower Nyquist frequency (a 9 kHz
+    /// tone, which would alias to 7 kHz, is gone).
+    func testTheFarEndFilterIsShortFlatInSpeechAndStopsWhatWouldAlias() {
+        let zeroCrossings = WebRTCCanceller.Settings().farEndZeroCrossings
+        let r = Resampler(from: 24_000, to: 16_000, zeroCrossings: zeroCrossings)
+        XCTAssertEqual(r.taps, 30)
+        XCTAssertEqual(r.stride, 32)
+        func level(_ frequency: Double) -> Double {
+            let y = r.process(Signals.sine(frequency: frequency, rate: 24_000, seconds: 0.5, amplitude: 0.5))
+            let middle = y[2000..<6000].map { Double($0) }
+            let rms = (middle.reduce(0) { $0 + $1 * $1 } / Double(middle.count)).squareRoot()
+            return 20 * log10(rms / (0.5 * 32767 / 2.0.squareRoot()))
+        }
+        XCTAssertEqual(level(1000), 0, accuracy: 0.1)
+        XCTAssertEqual(level(5000), 0, accuracy: 0.5)
+        XCTAssertLessThan(level(9000), -40)
     }
 
     func testTimelineSnapsJitterReadsInOrderAndForgetsFlushedAudio() {
