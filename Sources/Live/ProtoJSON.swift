@@ -25,7 +25,8 @@ public enum ProtoJSON {
 
     /// `voice_config` → `voiceConfig`; names without an inner underscore are returned unchanged.
     public static func camelCase(_ name: String) -> String {
-        guard name.contains("_"), let first = name.firstIndex(where: { $0 != "_" }) else { return name }
+        // A byte search: `contains("_")` on a String is Foundation's substring search, run for every key decoded.
+        guard name.utf8.contains(UInt8(ascii: "_")), let first = name.firstIndex(where: { $0 != "_" }) else { return name }
         let parts = name[first...].split(separator: "_", omittingEmptySubsequences: true)
         guard let head = parts.first else { return name }
         return String(name[..<first]) + head + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

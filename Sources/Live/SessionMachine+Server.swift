@@ -63,13 +63,15 @@ extension SessionMachine {
     private mutating func modelTurn(_ turn: Content) {
         step(.turnStarted)
         turnEndReported = false
-        let thoughts = textPartsAreThoughts
+        // Looked up once a frame, and only for a frame with text: most frames carry audio alone.
+        var thoughts: Bool?
         for part in turn.parts {
             if let blob = part.inlineData, blob.mimeType.hasPrefix("audio/") {
                 replyAudio(blob.data)
                 out.append(.playback(.play(blob.data)))
             } else if let text = part.text {
-                if part.thought == true || thoughts {
+                if thoughts == nil { thoughts = textPartsAreThoughts }
+                if part.thought == true || thoughts == true {
                     // The model is working: not yet an answer (a close now still sends the turn again).
                     watchdog?.replied()
                     emit(.thought(text))
