@@ -36,8 +36,10 @@ public struct StyledLine: Sendable, Hashable {
 
     /// The line padded with spaces of `role` to exactly `width` columns (truncating if longer).
     public func padded(to width: Int, role: Role? = nil) -> StyledLine {
-        var out = truncated(to: width)
-        let w = out.width
+        // Measured once when it fits (the common case: views build their rows to fit), twice when it is cut.
+        let measured = self.width
+        var out = measured > width ? truncated(to: width) : self
+        let w = measured > width ? out.width : measured
         if w < width { out.append(.repeating(ascii: UInt8(ascii: " "), count: width - w), role ?? fill) }
         return out
     }
