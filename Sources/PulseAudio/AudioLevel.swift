@@ -49,7 +49,27 @@ public struct AudioLevel: Sendable, Hashable {
     public init(measuring buffer: UnsafeBufferPointer<Int16>) {
         var sumSquares: Int64 = 0
         var peak: Int32 = 0
-        for s in buffer {
+        var start = 0
+        if let base = buffer.baseAddress, buffer.count >= 8 {
+            // Eight samples at a time (every block played and every chunk captured is measured): the extremes
+            // kept lane by lane, the squares (each at most 2^30) added in pairs in unsigned 32-bit lanes (at most
+            // 2^31) and summed in 64-bit ones.
+            let raw = UnsafeRawPointer(base)
+            var high = SIMD8<Int16>(repeating: 0), low = SIMD8<Int16>(repeating: 0)
+            var sums = SIMD4<UInt64>()
+            while start &+ 8 <= buffer.count {
+                let v = raw.loadUnaligned(fromByteOffset: 2 &* start, as: SIMD8<Int16>.self)
+                high = pointwiseMax(high, v)
+                low = pointwiseMin(low, v)
+                let w = SIMD8<Int32>(truncatingIfNeeded: v)
+                let squares = SIMD8<UInt32>(truncatingIfNeeded: w &* w)
+                sums &+= SIMD4<UInt64>(truncatingIfNeeded: squares.evenHalf &+ squares.oddHalf)
+                start &+= 8
+            }
+            sumSquares = Int64(sums.wrappedSum())
+            peak = max(Int32(high.max()), -Int32(low.min()))
+        }
+        for s in UnsafeBufferPointer(rebasing: buffer[start...]) {
             let v = Int32(s)
             let a = v < 0 ? -v : v
             if a > peak { peak = a }

@@ -67,4 +67,23 @@ final class LevelTests: XCTestCase {
         XCTAssertEqual(LevelReading.fraction(-30), 0.5, accuracy: 1e-9)
         XCTAssertEqual(LevelReading.fraction(6), 1)
     }
+
+    /// The eight-at-a-time measure of a buffer gives what the sample-at-a-time one gives: every length around
+    /// the vector's, full scale both ways (the squares' pairs at their largest), noise and a tail.
+    func testTheBufferMeasureAgreesWithTheSampleBySampleOne() {
+        var seed: UInt32 = 7
+        func next() -> Int16 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Int16(truncatingIfNeeded: seed >> 16)
+        }
+        var cases: [[Int16]] = (0...33).map { n in (0..<n).map { _ in next() } }
+        cases.append([Int16](repeating: -32768, count: 4000))
+        cases.append([Int16](repeating: 32767, count: 17))
+        cases.append((0..<2000).map { $0 % 3 == 0 ? -32768 : next() / 64 })
+        cases.append((0..<319).map { _ in next() / 8 } + [-32768])
+        for x in cases {
+            let buffer = x.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
+            XCTAssertEqual(buffer, AudioLevel(measuring: x[...]), "\(x.count) samples")
+        }
+    }
 }
