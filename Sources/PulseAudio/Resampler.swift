@@ -146,7 +146,11 @@ public struct Resampler: Sendable {
             a += xr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
                 * hr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
         }
-        let v = (a + b).sum()
+        // Halves added to halves (`sum()` adds the eight lanes one after another, a shuffle and an add each).
+        let eight = a + b
+        let four = eight.lowHalf + eight.highHalf
+        let two = four.lowHalf + four.highHalf
+        let v = two[0] + two[1]
         // lrintf: one conversion instruction (round to nearest); `rounded()` is a call to libm's roundf.
         return v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(lrintf(v))
     }
