@@ -145,8 +145,9 @@ final class UnjoinedScalarWidthTests: XCTestCase {
 
     func testStringsWhoseScalarsMayJoinTakeTheGraphemeWalk() {
         // A combining accent, a Devanagari spacing mark, Hangul jamo, an emoji with its presentation selector, a
-        // ZWJ sequence, a skin tone, a flag, a symbol with a combining enclosing mark: each one grapheme wider or
-        // narrower than its scalars' sum.
+        // ZWJ sequence, a skin tone, a flag, a symbol with a combining enclosing mark: each one grapheme of several
+        // scalars. For the jamo, the vowel sign, the selector and the ZWJ sequence the scalars' widths summed would
+        // be wrong (the three checked below, and 2 for the ZWJ sequence where it is 1).
         let joined = ["e\u{301}", "क\u{93E}", "\u{1100}\u{1161}\u{11A8}", "❤\u{FE0F}", "☀\u{200D}☀", "👍🏽", "🇯🇵", "1\u{20E3}"]
         for s in joined {
             XCTAssertNil(DisplayWidth.widthOfUnjoinedScalars(s), s)
