@@ -49,9 +49,11 @@ struct EchoDelayEstimator: Sendable {
 
     /// The level of a frame in dB full scale, floored at `silenceDB`.
     func level(_ frame: UnsafeBufferPointer<Int16>) -> Double {
-        var s = 0.0
-        for v in frame { s += Double(v) * Double(v) }
-        let db = 10 * log10(max(s / Double(max(1, frame.count)), 1e-3) / (32768.0 * 32768.0))
+        // The sum of squares in integers: each square is below 2^31, and a frame's sum far below 2^53, so it is
+        // the exact sum a loop in Double would make, for a fraction of the instructions.
+        var s = 0
+        for v in frame { s &+= Int(Int32(v) &* Int32(v)) }
+        let db = 10 * log10(max(Double(s) / Double(max(1, frame.count)), 1e-3) / (32768.0 * 32768.0))
         return max(db, silenceDB)
     }
 
@@ -88,25 +90,42 @@ struct EchoDelayEstimator: Sendable {
     /// The lag maximising the normalised correlation of the envelopes over the last `window` near frames.
     private func estimate() -> Int? {
         // The far end must have played in a good part of the window, or there is nothing to find.
-        let nearStart = near.count - window + min(0, lags.lowerBound)
-        let active = farActive.filter { $0 }.count
+        var active = 0
+        for played in farActive where played { active += 1 }
         guard active > window / 5 else { return nil }
-        func stats(_ x: ArraySlice<Double>) -> (mean: Double, norm: Double) {
-            let m = x.reduce(0, +) / Double(x.count)
-            return (m, x.reduce(0) { $0 + ($1 - m) * ($1 - m) }.squareRoot())
+        let nearStart = near.count - window + min(0, lags.lowerBound)
+        return near.withUnsafeBufferPointer { near in
+            far.withUnsafeBufferPointer { far in
+                estimate(near: UnsafeBufferPointer(rebasing: near[nearStart..<(nearStart + window)]), far: far,
+                         farOffset: nearStart)
+            }
         }
-        let nearRange = nearStart..<(nearStart + window)
-        let n = stats(near[nearRange])
-        guard n.norm > 0 else { return nil }
+    }
+
+    /// `near`: the window's near onsets; `far`: every far onset kept, the one at `farOffset` the same frame as
+    /// the window's first.
+    private func estimate(near: UnsafeBufferPointer<Double>, far: UnsafeBufferPointer<Double>, farOffset: Int) -> Int? {
+        // The near window less its mean, once; then for each lag the far window's mean, and in one pass the far
+        // window's spread and its products with the near one (sums four lanes wide: the same figures as one sum
+        // after another, to the last few bits).
+        let nearMean = Self.sum(near.baseAddress!, window) / Double(window)
+        var centred = [Double](repeating: 0, count: window)
+        for k in 0..<window { centred[k] = near[k] - nearMean }
+        let nearNorm = centred.withUnsafeBufferPointer { Self.dot($0.baseAddress!, $0.baseAddress!, window) }.squareRoot()
+        guard nearNorm > 0 else { return nil }
         var scores: [(lag: Int, r: Double)] = []
-        for lag in lags {
-            let farRange = (nearRange.lowerBound - lag)..<(nearRange.upperBound - lag)
-            guard farRange.lowerBound >= 0, farRange.upperBound <= far.count else { continue }
-            let f = stats(far[farRange])
-            guard f.norm > 0 else { continue }
-            var dot = 0.0
-            for k in 0..<window { dot += (near[nearRange.lowerBound + k] - n.mean) * (far[farRange.lowerBound + k] - f.mean) }
-            scores.append((lag, dot / (n.norm * f.norm)))
+        scores.reserveCapacity(lags.count)
+        centred.withUnsafeBufferPointer { c in
+            for lag in lags {
+                let first = farOffset - lag
+                guard first >= 0, first + window <= far.count else { continue }
+                let f = far.baseAddress! + first
+                let mean = Self.sum(f, window) / Double(window)
+                let (spread, dot) = Self.spreadAndDot(f, mean: mean, c.baseAddress!, window)
+                let farNorm = spread.squareRoot()
+                guard farNorm > 0 else { continue }
+                scores.append((lag, dot / (nearNorm * farNorm)))
+            }
         }
         guard let best = scores.max(by: { $0.r < $1.r }), best.r >= minCorrelation else { return nil }
         // A clear peak: nothing well away from it comes close.
@@ -116,28 +135,108 @@ struct EchoDelayEstimator: Sendable {
         // talking over the reply has onsets of their own, and some follow far onsets by chance at whatever lag
         // (three at the best lag, three at another, in the double talk that re-pointed the far end 40 or 370 ms
         // off); an echo repeats the far end at one lag only.
-        let matched = matchedOnsets(lag: best.lag, near: nearRange)
+        let onsets = Onsets(near: near, far: far, farOffset: farOffset, window: window, onsetDB: onsetDB)
+        let matched = onsets.matched(lag: best.lag)
         guard matched >= minMatchedOnsets else { return nil }
-        let chance = lags.lazy.filter { abs($0 - best.lag) > 3 }.map { self.matchedOnsets(lag: $0, near: nearRange) }.max() ?? 0
+        let chance = lags.lazy.filter { abs($0 - best.lag) > 3 }.map { onsets.matched(lag: $0) }.max() ?? 0
         return matched > chance ? best.lag : nil
     }
 
-    /// The far onsets that the mic repeats `lag` frames later in `near`, within a frame (the echo's onset can
-    /// straddle two); a rise over a few frames is one onset.
-    private func matchedOnsets(lag: Int, near nearRange: Range<Int>) -> Int {
-        guard nearRange.lowerBound - lag >= 0, nearRange.upperBound - lag <= far.count else { return 0 }
-        var matched = 0
-        var k = 0
-        while k < window {
-            let i = nearRange.lowerBound + k
-            if far[i - lag] >= onsetDB,
-               near[max(nearRange.lowerBound, i - 1)...min(nearRange.upperBound - 1, i + 1)].contains(where: { $0 >= onsetDB }) {
-                matched += 1
-                k += 3
-            } else {
-                k += 1
+    /// The onsets of one estimate: where the far end has them, and which of the window's frames have a near onset
+    /// within a frame (the echo's onset can straddle two).
+    private struct Onsets {
+        var far: [Int] = []  // indices into the far onsets kept, ascending
+        var heard: [Bool]
+        let farOffset: Int
+        let farCount: Int
+        let window: Int
+
+        init(near: UnsafeBufferPointer<Double>, far: UnsafeBufferPointer<Double>, farOffset: Int, window: Int, onsetDB: Double) {
+            self.farOffset = farOffset
+            self.farCount = far.count
+            self.window = window
+            for (j, rise) in far.enumerated() where rise >= onsetDB { self.far.append(j) }
+            heard = [Bool](repeating: false, count: window)
+            for k in 0..<window where near[k] >= onsetDB {
+                for q in max(0, k - 1)...min(window - 1, k + 1) { heard[q] = true }
             }
         }
-        return matched
+
+        /// The far onsets that the mic repeats `lag` frames later in the window, within a frame; a rise over a
+        /// few frames is one onset (after one is counted, the next two frames are not looked at).
+        func matched(lag: Int) -> Int {
+            guard farOffset - lag >= 0, farOffset - lag + window <= farCount else { return 0 }
+            var matched = 0
+            var next = 0  // the first frame of the window that may count
+            for j in far {
+                let k = j + lag - farOffset
+                if k < next { continue }
+                if k >= window { break }
+                if heard[k] {
+                    matched += 1
+                    next = k + 3
+                }
+            }
+            return matched
+        }
+    }
+
+    /// The sum of `count` values, four lanes at a time.
+    private static func sum(_ x: UnsafePointer<Double>, _ count: Int) -> Double {
+        let raw = UnsafeRawPointer(x)
+        var a = SIMD4<Double>()
+        var k = 0
+        while k &+ 4 <= count {
+            a += raw.loadUnaligned(fromByteOffset: 8 &* k, as: SIMD4<Double>.self)
+            k &+= 4
+        }
+        var s = (a[0] + a[1]) + (a[2] + a[3])
+        while k < count {
+            s += x[k]
+            k &+= 1
+        }
+        return s
+    }
+
+    /// Σ x·y over `count` values, four lanes at a time.
+    private static func dot(_ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ count: Int) -> Double {
+        let xr = UnsafeRawPointer(x), yr = UnsafeRawPointer(y)
+        var a = SIMD4<Double>()
+        var k = 0
+        while k &+ 4 <= count {
+            a += xr.loadUnaligned(fromByteOffset: 8 &* k, as: SIMD4<Double>.self)
+                * yr.loadUnaligned(fromByteOffset: 8 &* k, as: SIMD4<Double>.self)
+            k &+= 4
+        }
+        var s = (a[0] + a[1]) + (a[2] + a[3])
+        while k < count {
+            s += x[k] * y[k]
+            k &+= 1
+        }
+        return s
+    }
+
+    /// Σ (f − mean)² and Σ (f − mean)·c over `count` values, in one pass four lanes at a time.
+    private static func spreadAndDot(_ f: UnsafePointer<Double>, mean: Double, _ c: UnsafePointer<Double>,
+                                     _ count: Int) -> (spread: Double, dot: Double) {
+        let fr = UnsafeRawPointer(f), cr = UnsafeRawPointer(c)
+        let m = SIMD4<Double>(repeating: mean)
+        var s = SIMD4<Double>(), d = SIMD4<Double>()
+        var k = 0
+        while k &+ 4 <= count {
+            let v = fr.loadUnaligned(fromByteOffset: 8 &* k, as: SIMD4<Double>.self) - m
+            s += v * v
+            d += v * cr.loadUnaligned(fromByteOffset: 8 &* k, as: SIMD4<Double>.self)
+            k &+= 4
+        }
+        var spread = (s[0] + s[1]) + (s[2] + s[3])
+        var dot = (d[0] + d[1]) + (d[2] + d[3])
+        while k < count {
+            let v = f[k] - mean
+            spread += v * v
+            dot += v * c[k]
+            k &+= 1
+        }
+        return (spread, dot)
     }
 }
