@@ -22,4 +22,7 @@ public struct AudioChunk: Sendable {
 
     /// The samples as little-endian bytes (the wire format of Gemini Live's `audio/pcm;rate=16000`).
     public var littleEndianBytes: [UInt8] { WAVFile.littleEndianBytes(samples) }
+
+    /// Appends the samples as little-endian bytes to `bytes` (no array of its own made for them).
+    public func appendLittleEndianBytes(to bytes: inout [UInt8]) { WAVFile.appendLittleEndianBytes(samples, to: &bytes) }
 }

@@ -150,13 +150,23 @@ public enum WAVFile {
     }
 
     static func littleEndianBytes(_ samples: [Int16]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: samples.count * 2)
-        for (i, s) in samples.enumerated() {
-            let u = UInt16(bitPattern: s)
-            out[2 * i] = UInt8(u & 0xFF)
-            out[2 * i + 1] = UInt8(u >> 8)
-        }
+        var out: [UInt8] = []
+        appendLittleEndianBytes(samples, to: &out)
         return out
+    }
+
+    /// Appends the samples' little-endian bytes: on a little-endian machine, the samples' own bytes, copied.
+    static func appendLittleEndianBytes(_ samples: [Int16], to out: inout [UInt8]) {
+        #if _endian(little)
+        samples.withUnsafeBytes { out.append(contentsOf: $0) }
+        #else
+        out.reserveCapacity(out.count + 2 * samples.count)
+        for s in samples {
+            let u = UInt16(bitPattern: s)
+            out.append(UInt8(u & 0xFF))
+            out.append(UInt8(u >> 8))
+        }
+        #endif
     }
 
     static func describe(_ error: Error) -> String {

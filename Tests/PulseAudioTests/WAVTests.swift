@@ -14,6 +14,17 @@ final class WAVTests: XCTestCase {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    /// The wire's and the file's byte order, low byte first, whatever the machine's; appending adds to what is there.
+    func testSamplesBecomeLittleEndianBytes() {
+        let samples: [Int16] = [0x0102, -2, .min, .max, 0]
+        let bytes: [UInt8] = [0x02, 0x01, 0xFE, 0xFF, 0x00, 0x80, 0xFF, 0x7F, 0x00, 0x00]
+        XCTAssertEqual(WAVFile.littleEndianBytes(samples), bytes)
+        XCTAssertEqual(WAVFile.littleEndianBytes([]), [])
+        var held: [UInt8] = [9]
+        AudioChunk(samples: samples, timestamp: 0, level: AudioLevel(measuring: samples), sequence: 0).appendLittleEndianBytes(to: &held)
+        XCTAssertEqual(held, [9] + bytes)
+    }
+
     func testMonoRoundTrip() throws {
         let x = Signals.sine(frequency: 440, rate: 24_000, seconds: 0.25) + [Int16.min, Int16.max, -1, 0, 1]
         let url = dir.appendingPathComponent("mono.wav")

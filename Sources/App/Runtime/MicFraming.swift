@@ -29,7 +29,7 @@ struct MicFraming: Sendable {
             quietRun += 1
         }
         let hold = batching && !chunk.endsGate && quietRun > hangoverChunks && heldChunks + 1 < maxChunks
-        held += chunk.littleEndianBytes
+        chunk.appendLittleEndianBytes(to: &held)
         heldChunks += 1
         if hold { return nil }
         defer {
