@@ -116,6 +116,18 @@ public struct Resampler: Sendable {
             let start = firstOutput * down
             var i = 0  // input offset of the window from output `firstOutput`'s
             var phase = start % up
+            if stride == 32 {
+                // The far end's filter (30 taps): the same sums, the loop over the vectors unrolled.
+                for o in 0..<count {
+                    y[o] = Self.sample32(x + i, h + phase &* 32)
+                    phase &+= down
+                    while phase >= up {
+                        phase &-= up
+                        i &+= 1
+                    }
+                }
+                return
+            }
             for o in 0..<count {
                 y[o] = Self.sample(x + i, h + phase &* stride, stride: stride)
                 phase &+= down
@@ -146,13 +158,38 @@ public struct Resampler: Sendable {
             a += xr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
                 * hr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<Float>.self)
         }
+        return rounded(a + b)
+    }
+
+    /// `sample` for a stride of 32, its additions in the same order (so the same sample to the bit).
+    @inline(__always)
+    static func sample32(_ x: UnsafePointer<Float>, _ h: UnsafePointer<Float>) -> Int16 {
+        let xr = UnsafeRawPointer(x), hr = UnsafeRawPointer(h)
+        var a = xr.loadUnaligned(fromByteOffset: 0, as: SIMD8<Float>.self) * hr.loadUnaligned(fromByteOffset: 0, as: SIMD8<Float>.self)
+        var b = xr.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self) * hr.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+        a += xr.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self) * hr.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+        b += xr.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self) * hr.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
+        return rounded(a + b)
+    }
+
+    /// The eight lanes' sum as a sample, rounded and clipped.
+    @inline(__always)
+    static func rounded(_ eight: SIMD8<Float>) -> Int16 {
         // Halves added to halves (`sum()` adds the eight lanes one after another, a shuffle and an add each).
-        let eight = a + b
         let four = eight.lowHalf + eight.highHalf
         let two = four.lowHalf + four.highHalf
         let v = two[0] + two[1]
-        // lrintf: one conversion instruction (round to nearest); `rounded()` is a call to libm's roundf.
-        return v >= 32767 ? 32767 : v <= -32768 ? -32768 : Int16(lrintf(v))
+        return v >= 32767 ? 32767 : v <= -32768 ? -32768 : roundedToInt16(v)
+    }
+
+    /// `v` rounded to the nearest integer, ties to even (as `lrintf` does in the default rounding mode), for
+    /// |v| < 32768: adding 1.5 · 2²³ leaves the integer in the float's low mantissa bits, rounded by the addition
+    /// itself. Two instructions and a subtraction, where `lrintf` is a call through the PLT and `rounded()` one to
+    /// libm's roundf.
+    @inline(__always)
+    static func roundedToInt16(_ v: Float) -> Int16 {
+        let shifted = v + 12_582_912  // 1.5 · 2²³
+        return Int16(truncatingIfNeeded: Int32(bitPattern: shifted.bitPattern) &- 0x4B40_0000)
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int {

@@ -171,6 +171,47 @@ final class ResamplerTests: XCTestCase {
         let r = Resampler(from: 24_000, to: 16_000)
         XCTAssertEqual(r.process(x), Resampler.resample(x, from: 24_000, to: 16_000))
     }
+
+    /// The unrolled dot product of the far end's filter is the loop's, sample for sample: random windows and
+    /// phases of the 24 → 16 kHz filter, loud enough to clip.
+    func testTheUnrolledDotProductIsTheLoops() {
+        let r = Resampler(from: 24_000, to: 16_000, zeroCrossings: 9)
+        XCTAssertEqual(r.stride, 32)
+        var seed: UInt32 = 7
+        var x = [Float](repeating: 0, count: 4_096)
+        for k in x.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            x[k] = (Float(seed >> 8) / Float(1 << 24) - 0.5) * (k < 2_048 ? 30_000 : 200_000)
+        }
+        var differ = 0
+        x.withUnsafeBufferPointer { xs in
+            r.weights.withUnsafeBufferPointer { w in
+                for start in 0..<(xs.count - 32) {
+                    let h = w.baseAddress! + (start % r.up) * 32
+                    if Resampler.sample32(xs.baseAddress! + start, h) != Resampler.sample(xs.baseAddress! + start, h, stride: 32) {
+                        differ += 1
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(differ, 0)
+    }
+
+    /// The output's rounding is `lrintf`'s: every quarter from −32768 to 32767 (the halves are ties, to even),
+    /// the floats either side of each half, and a spread of others.
+    func testOutputsRoundAsLrintfDoes() {
+        var values: [Float] = []
+        for q in stride(from: -32768 * 4, through: 32767 * 4, by: 1) { values.append(Float(q) / 4) }
+        for h in stride(from: Float(-32767.5), through: 32766.5, by: 1) { values += [h.nextUp, h.nextDown] }
+        var x: UInt32 = 12345
+        for _ in 0..<100_000 {
+            x = x &* 1_664_525 &+ 1_013_904_223
+            values.append(Float(x >> 8) / Float(1 << 24) * 65535 - 32768)
+        }
+        var wrong = 0
+        for v in values where Resampler.roundedToInt16(v) != Int16(lrintf(v)) { wrong += 1 }
+        XCTAssertEqual(wrong, 0, "of \(values.count)")
+    }
 }
 
 final class ErrorTests: XCTestCase {
