@@ -78,6 +78,25 @@ final class ReplyAudioFrameTests: XCTestCase {
         XCTAssertGreaterThan(taken, 100, "some damaged frames are still reply audio")
     }
 
+    /// The six-bytes-a-step encoder writes what Foundation writes: every length from 0 to 300 (each tail, each
+    /// place the eight-byte loads stop), every byte value, a second of mic audio; the mic frame around it too.
+    func testBase64EncodingAgreesWithFoundation() throws {
+        var rng = SplitMix64(seed: 46)
+        var samples = (0...300).map { n in Data((0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
+        samples.append(Data((0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) }))
+        samples.append(Data((0..<32_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
+        samples.append(Data(repeating: 0xFF, count: 641))
+        for data in samples {
+            XCTAssertEqual(Base64.encode(data), data.base64EncodedString(), "\(data.count) bytes")
+            let frame = try LiveCodec().encode(.realtimeInput(.micAudio(data)))
+            XCTAssertEqual(frame, #"{"realtimeInput":{"audio":{"data":""# + data.base64EncodedString() + #"","mimeType":"audio/pcm;rate=16000"}}}"#)
+        }
+        // A slice of a larger buffer (its bytes start part way into their storage).
+        let whole = Data((0..<100).map { UInt8($0) })
+        let slice = whole[7..<50]
+        XCTAssertEqual(Base64.encode(slice), slice.base64EncodedString())
+    }
+
     /// The table decoder agrees with Foundation's for every string it takes, and everything decodes as before.
     func testBase64TableDecodingAgreesWithFoundation() {
         var rng = SplitMix64(seed: 64)
