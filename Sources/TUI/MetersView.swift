@@ -26,26 +26,30 @@ public enum MetersView {
         let filled = pos(r.level)
         let peakPos = r.peak.map { pos($0) } ?? 0
         line.append("[", .meterLabel)
-        // A run per colour, not a cell at a time: the bar is redrawn up to 30 times a second.
-        var runStart = 0
-        var runCell: (UInt8, Role)?
-        for i in 0...barW {
-            var cell: (UInt8, Role)?
-            if i < barW {
-                let db = floor + Double(i) / Double(barW) * -floor
-                if i < filled {
-                    cell = (UInt8(ascii: "|"), db >= -6 ? .meterHot : db >= -18 ? .meterMid : .meterLow)
-                } else if peakPos > 0 && i == peakPos - 1 {
-                    cell = (UInt8(ascii: "|"), .meterPeak)
-                } else {
-                    cell = (UInt8(ascii: " "), .meterEmpty)
-                }
-            }
-            if let r = runCell, cell.map({ $0 != r }) ?? true {
-                line.append(.repeating(ascii: r.0, count: i - runStart), r.1)
-                runStart = i
-            }
-            runCell = cell
+        // A run per colour, not a cell at a time: the bar is redrawn up to 30 times a second. Cell i shows the
+        // scale at `cellDB(i)`, which grows with i, so the filled cells are low, then mid from the first at -18
+        // dB, then hot from the first at -6; past them the empty cells, one of them the peak mark.
+        func cellDB(_ i: Int) -> Double { floor + Double(i) / Double(barW) * -floor }
+        func firstFilled(atLeast t: Double) -> Int {
+            var i = min(filled, max(0, Int(((t - floor) / -floor * Double(barW)).rounded(.up))))
+            while i > 0 && cellDB(i - 1) >= t { i -= 1 }
+            while i < filled && cellDB(i) < t { i += 1 }
+            return i
+        }
+        let mid = firstFilled(atLeast: -18), hot = max(mid, firstFilled(atLeast: -6))
+        func run(_ ascii: UInt8, _ count: Int, _ role: Role) {
+            if count > 0 { line.append(.repeating(ascii: ascii, count: count), role) }
+        }
+        run(UInt8(ascii: "|"), mid, .meterLow)
+        run(UInt8(ascii: "|"), hot - mid, .meterMid)
+        run(UInt8(ascii: "|"), max(0, filled - hot), .meterHot)
+        let peak = peakPos - 1
+        if peakPos > 0 && peak >= max(0, filled) && peak < barW {
+            run(UInt8(ascii: " "), peak - max(0, filled), .meterEmpty)
+            run(UInt8(ascii: "|"), 1, .meterPeak)
+            run(UInt8(ascii: " "), barW - peak - 1, .meterEmpty)
+        } else {
+            run(UInt8(ascii: " "), barW - max(0, filled), .meterEmpty)
         }
         line.append("]", .meterLabel)
         let db = r.level.isFinite ? "\(Int(r.level.rounded()))" : "-∞"

@@ -53,6 +53,38 @@ final class HeaderAndMetersTests: XCTestCase {
         let silent = MetersView.render(MetersModel(micMuted: true), width: 80)
         XCTAssertTrue(silent[0].text.contains("[" + String(repeating: " ", count: 40) + "]  -∞ dB      muted"), silent[0].text)
     }
+
+    /// The bar drawn in runs has, cell for cell, the colour the scale gives that cell (low under -18 dB, mid under
+    /// -6, hot above; the peak mark past the level; empty): every level and peak a tenth of a dB apart at two
+    /// floors and several widths.
+    func testEveryBarCellHasItsColour() {
+        var checked = 0
+        for floor in [-60.0, -45, -12] {
+            for width in [36, 48, 80, 133] {
+                let infoW = min(28, max(10, width / 4))
+                let barW = width - 5 - 2 - 7 - 5 - 1 - infoW
+                guard barW >= 4 else { continue }
+                func pos(_ db: Double) -> Int { Int(((min(0, max(floor, db)) - floor) / -floor * Double(barW)).rounded()) }
+                for tenth in stride(from: Int(floor * 10) - 5, through: 0, by: 7) {
+                    let level = Double(tenth) / 10, peak = min(0, level + Double(tenth % 13))
+                    let m = MetersModel(mic: LevelReading(level: level, peak: peak), floor: floor)
+                    let line = MetersView.render(m, width: width)[0]
+                    var cells: [Role] = []
+                    for run in line.runs { cells += Array(repeating: run.role, count: run.text.count) }
+                    let bar = Array(cells[6..<(6 + barW)])  // after " mic ["
+                    let filled = pos(level), peakCell = pos(peak) - 1
+                    let expected: [Role] = (0..<barW).map { i in
+                        let db = floor + Double(i) / Double(barW) * -floor
+                        if i < filled { return db >= -6 ? .meterHot : db >= -18 ? .meterMid : .meterLow }
+                        return i == peakCell ? .meterPeak : .meterEmpty
+                    }
+                    XCTAssertEqual(bar, expected, "floor \(floor), width \(width), level \(level), peak \(peak)")
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 300)
+    }
 }
 
 final class DirtyRegionTests: XCTestCase {
