@@ -238,6 +238,27 @@ public struct StreamingResampler: Sendable {
         reset()
     }
 
+    /// `samples` as floats, converted eight at a time.
+    static func floats(_ samples: UnsafeBufferPointer<Int16>) -> [Float] {
+        let n = samples.count
+        return [Float](unsafeUninitializedCapacity: n) { out, count in
+            if let src = samples.baseAddress, let dst = out.baseAddress {
+                let from = UnsafeRawPointer(src), to = UnsafeMutableRawPointer(dst)
+                var k = 0
+                while k &+ 8 <= n {
+                    let v = from.loadUnaligned(fromByteOffset: 2 &* k, as: SIMD8<Int16>.self)
+                    to.storeBytes(of: SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v)), toByteOffset: 4 &* k, as: SIMD8<Float>.self)
+                    k &+= 8
+                }
+                while k < n {
+                    dst[k] = Float(src[k])
+                    k &+= 1
+                }
+            }
+            count = n
+        }
+    }
+
     /// Starts a new stream: forgets the input held (the stream is taken as silent before the next block).
     public mutating func reset() {
         let lead = resampler.halfTaps - 1
@@ -257,13 +278,11 @@ public struct StreamingResampler: Sendable {
             defer { received += block.count }
             return (Array(block), Double(received))
         }
-        let held = input.count
         let pad = r.stride - r.taps
-        // The block as floats, and zeros for the inputs the padded phases read past the last window.
-        input.append(contentsOf: repeatElement(0, count: block.count + pad))
-        input.withUnsafeMutableBufferPointer { x in
-            for k in 0..<block.count { x[held + k] = Float(block[k]) }
-        }
+        // The block as floats (eight samples a step), and zeros for the inputs the padded phases read past the
+        // last window.
+        input.append(contentsOf: Self.floats(block))
+        input.append(contentsOf: repeatElement(0, count: pad))
         received += block.count
         let first = nextOutput
         // Outputs whose window (input i - halfTaps + 1 ... i + halfTaps) has arrived.

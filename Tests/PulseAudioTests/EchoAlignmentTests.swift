@@ -23,6 +23,16 @@ final class EchoAlignmentTests: XCTestCase {
         }
     }
 
+    /// Blocks become floats eight samples at a time and the rest one by one: every length from 0 to 19, full
+    /// scale both ways.
+    func testBlocksBecomeTheirFloats() {
+        let samples: [Int16] = (0..<19).map { [Int16.min, .max, 0, -1, 1, 12_345, -23_456][$0 % 7] }
+        for n in 0...samples.count {
+            let floats = samples.prefix(n).withUnsafeBufferPointer { StreamingResampler.floats($0) }
+            XCTAssertEqual(floats, samples.prefix(n).map(Float.init), "\(n) samples")
+        }
+    }
+
     /// The canceller's far-end filter: 30 taps from 24 to 16 kHz, each phase four vectors of eight; flat where
     /// speech is (a 1 kHz tone comes out at its level) and far down past the lower Nyquist frequency (a 9 kHz
     /// tone, which would alias to 7 kHz, is gone).
