@@ -78,6 +78,23 @@ final class ReplyAudioFrameTests: XCTestCase {
         XCTAssertGreaterThan(taken, 100, "some damaged frames are still reply audio")
     }
 
+    /// The payload's end is found by its quote alone: an escape in it (a quote, a backslash, a slash, a \\u
+    /// sequence), whitespace, a control or non-ASCII byte, anywhere in a payload of 4 to 64 characters, leaves the
+    /// frame to the full decoder.
+    func testAnEscapeOrStrayByteInThePayloadLeavesTheFrameToTheFullDecoder() {
+        let spoils = [#"\""#, #"\\"#, #"\/"#, #"\u0041"#, " ", "\n", "\u{1F}", "é", "\""]
+        for length in [4, 8, 12, 64] {
+            let payload = Data((0..<(length / 4 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37) }).base64EncodedString()
+            for spoil in spoils {
+                for at in [0, 1, payload.count / 2, payload.count - 1, payload.count] {
+                    let data = payload.prefix(at) + spoil + payload.dropFirst(at)
+                    let text = #"{"serverContent":{"modelTurn":{"parts":[{"inlineData":{"data":""# + data + #"","mimeType":"audio/pcm"}}]}}}"#
+                    XCTAssertNil(ReplyAudioFrame.decode(Data(text.utf8)), "\(text): not the plain shape, the full decoder's")
+                }
+            }
+        }
+    }
+
     /// The six-bytes-a-step encoder writes what Foundation writes: every length from 0 to 300 (each tail, each
     /// place the eight-byte loads stop), every byte value, a second of mic audio; the mic frame around it too.
     func testBase64EncodingAgreesWithFoundation() throws {
