@@ -31,7 +31,8 @@ public enum MetersView {
         // dB, then hot from the first at -6; past them the empty cells, one of them the peak mark.
         func cellDB(_ i: Int) -> Double { floor + Double(i) / Double(barW) * -floor }
         func firstFilled(atLeast t: Double) -> Int {
-            var i = min(filled, max(0, Int(((t - floor) / -floor * Double(barW)).rounded(.up))))
+            let estimate = ((t - floor) / -floor * Double(barW)).rounded(.up)  // then corrected by the cells' own formula
+            var i = estimate.isFinite ? Int(min(Double(filled), max(0, estimate))) : 0
             while i > 0 && cellDB(i - 1) >= t { i -= 1 }
             while i < filled && cellDB(i) < t { i += 1 }
             return i

@@ -55,11 +55,11 @@ final class HeaderAndMetersTests: XCTestCase {
     }
 
     /// The bar drawn in runs has, cell for cell, the colour the scale gives that cell (low under -18 dB, mid under
-    /// -6, hot above; the peak mark past the level; empty): every level and peak a tenth of a dB apart at two
-    /// floors and several widths.
+    /// -6, hot above; the peak mark past the level; empty): levels every 0.7 dB with peaks above them, at four
+    /// floors (one a hair under zero, where the first guess at a colour's edge is far past any Int) and four widths.
     func testEveryBarCellHasItsColour() {
         var checked = 0
-        for floor in [-60.0, -45, -12] {
+        for floor in [-60.0, -45, -12, -1e-20] {
             for width in [36, 48, 80, 133] {
                 let infoW = min(28, max(10, width / 4))
                 let barW = width - 5 - 2 - 7 - 5 - 1 - infoW
