@@ -51,26 +51,26 @@ public struct LiveCodec: Sendable {
 
     /// The mic frame's JSON, made in one string: the base64 written straight into it.
     static func audioFrame(mimeType: String, data: Data) -> String {
-        let head = #"{"realtimeInput":{"audio":{"data":""#, middle = #"","mimeType":""#, tail = #""}}}"#
-        var mimeType = mimeType
-        return mimeType.withUTF8 { mime in
-            let count = head.utf8.count + Base64.encodedCount(data.count) + middle.utf8.count + mime.count + tail.utf8.count
-            return String(unsafeUninitializedCapacity: count) { out in
-                var j = 0
-                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                    if let b = bytes.baseAddress { (out.baseAddress! + j).initialize(from: b, count: bytes.count) }
-                    j += bytes.count
-                }
-                var text = head
-                text.withUTF8(put)
-                j += data.withUnsafeBytes { Base64.encode($0, into: out.baseAddress! + j) }
-                text = middle
-                text.withUTF8(put)
-                put(mime)
-                text = tail
-                text.withUTF8(put)
-                return j
+        let head: StaticString = #"{"realtimeInput":{"audio":{"data":""#
+        let middle: StaticString = #"","mimeType":""#
+        let tail: StaticString = #""}}}"#
+        let count = head.utf8CodeUnitCount + Base64.encodedCount(data.count) + middle.utf8CodeUnitCount
+            + mimeType.utf8.count + tail.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: count) { out in
+            var j = 0
+            func put(_ text: StaticString) {
+                (out.baseAddress! + j).initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
+                j += text.utf8CodeUnitCount
             }
+            put(head)
+            j += data.withUnsafeBytes { Base64.encode($0, into: out.baseAddress! + j) }
+            put(middle)
+            for byte in mimeType.utf8 {
+                out[j] = byte
+                j += 1
+            }
+            put(tail)
+            return j
         }
     }
 

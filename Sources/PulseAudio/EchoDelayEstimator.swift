@@ -145,7 +145,7 @@ struct EchoDelayEstimator: Sendable {
     /// The onsets of one estimate: where the far end has them, and which of the window's frames have a near onset
     /// within a frame (the echo's onset can straddle two).
     private struct Onsets {
-        var far: [Int] = []  // indices into the far onsets kept, ascending
+        var far: [Int] = []  // the far frames (indices into the history kept) that rose by `onsetDB` or more, ascending
         var heard: [Bool]
         let farOffset: Int
         let farCount: Int
