@@ -17,6 +17,7 @@ public struct LiveCodec: Sendable {
     /// Decodes a server frame's bytes.
     public func decodeServer(_ bytes: Data) throws -> ServerMessage {
         if let audio = ReplyAudioFrame.decode(bytes) { return audio }
+        if let transcript = TranscriptFrame.decode(bytes) { return transcript }
         do {
             return try ProtoJSON.decoder().decode(ServerMessage.self, from: bytes)
         } catch {

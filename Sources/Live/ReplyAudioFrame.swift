@@ -27,7 +27,8 @@ enum ReplyAudioFrame {
             || anyBelow(word ^ (ones &* 0x22), 1) || anyBelow(word ^ (ones &* 0x5c), 1)
     }
 
-    private struct Reader {
+    /// One pass over a frame's bytes (`TranscriptFrame` reads with it too).
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
 

@@ -61,15 +61,7 @@ final class ReplyAudioFrameTests: XCTestCase {
         var rng = SplitMix64(seed: 26)
         var taken = 0
         for _ in 0..<20_000 {
-            var b = base
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(b.count))
-                switch rng.next() % 3 {
-                case 0: b[at] = pieces[Int(rng.next() % UInt64(pieces.count))]
-                case 1: b.remove(at: at)
-                default: b.insert(pieces[Int(rng.next() % UInt64(pieces.count))], at: at)
-                }
-            }
+            let b = Self.damaged(base, with: pieces, &rng)
             let data = Data(b)
             guard let m = ReplyAudioFrame.decode(data) else { continue }
             taken += 1
@@ -93,6 +85,20 @@ final class ReplyAudioFrameTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// `base` with one to three of its bytes replaced by, dropped or preceded by one of `pieces`.
+    static func damaged(_ base: [UInt8], with pieces: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+        var b = base
+        for _ in 0..<(1 + Int(rng.next() % 3)) {
+            let at = Int(rng.next() % UInt64(b.count))
+            switch rng.next() % 3 {
+            case 0: b[at] = pieces[Int(rng.next() % UInt64(pieces.count))]
+            case 1: b.remove(at: at)
+            default: b.insert(pieces[Int(rng.next() % UInt64(pieces.count))], at: at)
+            }
+        }
+        return b
     }
 
     /// The six-bytes-a-step encoder writes what Foundation writes: every length from 0 to 300 (each tail, each
