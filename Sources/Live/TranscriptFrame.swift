@@ -9,7 +9,7 @@ import Foundation
 enum TranscriptFrame {
     static func decode(_ bytes: Data) -> ServerMessage? {
         bytes.withUnsafeBytes { raw -> ServerMessage? in
-            var reader = ReplyAudioFrame.Reader(bytes: raw.bindMemory(to: UInt8.self))
+            var reader = FrameReader(bytes: raw.bindMemory(to: UInt8.self))
             guard reader.take(UInt8(ascii: "{")), let k1 = reader.plainString(), reader.key(k1, "serverContent", "server_content"),
                   reader.take(UInt8(ascii: ":")), reader.take(UInt8(ascii: "{")),
                   let k2 = reader.plainString(), reader.take(UInt8(ascii: ":"))
@@ -25,7 +25,7 @@ enum TranscriptFrame {
     }
 }
 
-extension ReplyAudioFrame.Reader {
+extension FrameReader {
     /// `{"text":"…","finished":true}`: each at most once, in either order, nothing else.
     mutating func transcription() -> Transcription? {
         guard take(UInt8(ascii: "{")) else { return nil }

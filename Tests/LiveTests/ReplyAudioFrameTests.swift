@@ -148,7 +148,7 @@ final class ReplyAudioFrameTests: XCTestCase {
                 bytes[position] = UInt8(value)
                 let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
                 let special = value == 0x22 || value == 0x5c || value < 0x20 || value >= 0x80
-                XCTAssertEqual(ReplyAudioFrame.holdsSpecialByte(word), special, "byte \(value) at \(position)")
+                XCTAssertEqual(FrameReader.holdsSpecialByte(word), special, "byte \(value) at \(position)")
             }
         }
         let payload = String(repeating: "AAEC/wABAgMEBQYH", count: 40)
