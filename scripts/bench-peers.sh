@@ -7,6 +7,9 @@
 #   BENCH_ROUNDS=4 BENCH_IDLE_SECONDS=30 scripts/bench-peers.sh
 #   PARLEY_BIN=dist/parley-latest/bin/parley scripts/bench-peers.sh   # the packaged binary instead of a build
 #   BENCH_SERVER=pipewire scripts/bench-peers.sh   # on PipeWire's pulse server instead of PulseAudio
+#   BENCH_AGAINST="/tmp/parley-old" scripts/bench-peers.sh            # parley against another build of itself,
+#   BENCH_AGAINST="$PWD/.build/release/parley --echo off" scripts/bench-peers.sh   # or against other options
+#       (in the cookbook client's place, the same interleaved rounds: a change's effect within one run)
 #
 # Installs what it needs: PyAudio and the ALSA pulse plugin from Debian, google-genai and numpy in a venv
 # under .build/bench-venv (with the system's site packages, for PyAudio).
@@ -69,4 +72,5 @@ sim_pid=$!
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
 "$venv/bin/python" scripts/bench/peers.py --parley "$bin" --python "$venv/bin/python" --sim-port "$port" \
-    --speech "$work/speech.wav" --model "${BENCH_MODEL:-gemini-3.8-live}" --rounds "${BENCH_ROUNDS:-5}" --idle-seconds "${BENCH_IDLE_SECONDS:-15}"
+    --speech "$work/speech.wav" --model "${BENCH_MODEL:-gemini-3.8-live}" --rounds "${BENCH_ROUNDS:-5}" --idle-seconds "${BENCH_IDLE_SECONDS:-15}" \
+    ${BENCH_AGAINST:+--against "$BENCH_AGAINST"}

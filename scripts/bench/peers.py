@@ -14,6 +14,10 @@ sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
                  push-to-talk idle from each thread's schedstat, to the nanosecond (over its window, a few ticks)
     RSS, threads from /proc/PID/status after the conversation (open mic), and after the push-to-talk idle window
 
+With --against 'BINARY [OPTIONS]' a second parley takes the cookbook client's place in the same rounds: two builds,
+or one build with other options, compared within one run (this machine's load moves both alike; the per-round
+ratio is the figure to read).
+
 Run it through scripts/bench-peers.sh, which installs what it needs and starts a private PulseAudio.
 """
 
@@ -23,6 +27,7 @@ import base64
 import ctypes
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -273,14 +278,14 @@ def proc_status(pid):
 class Parley:
     name = "parley"
 
-    def __init__(self, binary, port, env, model, mode="open"):
+    def __init__(self, binary, port, env, model, mode="open", extra=()):
         self.tmux = ["tmux", "-L", f"bench-{os.getpid()}", "-f", "/dev/null"]
         self.home = tempfile.mkdtemp(prefix="bench-parley-")
         e = dict(env, HOME=self.home, XDG_CONFIG_HOME=self.home, XDG_DATA_HOME=self.home, XDG_STATE_HOME=self.home,
                  GEMINI_API_KEY="bench-key", TERM="tmux-256color", LANG="C.UTF-8")
         cmd = ["env"] + [f"{k}={v}" for k, v in e.items()] + [
             binary, "--model", model, "--mode", mode, "--endpoint", f"ws://127.0.0.1:{port}", "--mic", "bench_mic.monitor",
-            "--speaker", "bench_spk"]
+            "--speaker", "bench_spk", *extra]
         subprocess.run(self.tmux + ["new-session", "-d", "-s", "b", "-x", "100", "-y", "30", "exec " + " ".join(
             "'" + c.replace("'", "'\\''") + "'" for c in cmd)], check=True)
         self.pid = int(subprocess.run(self.tmux + ["display", "-p", "-t", "b", "#{pane_pid}"], capture_output=True,
@@ -386,12 +391,20 @@ async def main_async(args):
     mic, spk = Recorder("bench_mic.monitor"), Recorder("bench_spk.monitor")
     mic.start()
     spk.start()
-    results = {"parley": [], "cookbook": []}
+    # The other client: the cookbook's, or (--against) a second parley, another build or other options.
+    if args.against:
+        other_bin, *other_args = shlex.split(args.against)
+        other = "parley B"
+        other_factory = lambda: Parley(other_bin, port, env, args.model, extra=other_args)
+    else:
+        other = "cookbook"
+        other_factory = lambda: Cookbook(args.python, port, env, args.model)
+    factories = {"parley": lambda: Parley(args.parley, port, env, args.model), other: other_factory}
+    results = {"parley": [], other: []}
     extra = {}
     try:
         for r in range(args.rounds):
-            for name in ("parley", "cookbook"):
-                factory = (lambda: Parley(args.parley, port, env, args.model)) if name == "parley" else (lambda: Cookbook(args.python, port, env, args.model))
+            for name, factory in factories.items():
                 print(f"bench: round {r + 1}/{args.rounds}: {name}", file=sys.stderr, flush=True)
                 results[name].append(await one_run(factory, proxy, mic, spk, args.speech, args, r))
         # Push-to-talk idle (parley only: the cookbook has no push-to-talk).
@@ -416,6 +429,7 @@ async def main_async(args):
 
 
 def report(results, extra):
+    other = [n for n in results if n != "parley"][0]
     def pct(values, q):
         if not values:
             return float("nan")
@@ -440,10 +454,10 @@ def report(results, extra):
         ("RSS (MB)", lambda n: pct(gather(n, "rss"), 50)),
         ("threads", lambda n: pct(gather(n, "threads"), 50)),
     ]
-    print(f"{'figure':32} {'parley':>10} {'cookbook':>10} {'ratio':>7}  ahead")
+    print(f"{'figure':32} {'parley':>10} {other:>10} {'ratio':>7}  ahead")
     ahead = 0
     for label, f in rows:
-        a, b = f("parley"), f("cookbook")
+        a, b = f("parley"), f(other)
         ratio = a / b if b and b == b and a == a else float("nan")
         win = a < b
         ahead += win
@@ -451,10 +465,11 @@ def report(results, extra):
     # The rounds interleave the clients (A B A B …), so each round's ratio compares runs a minute apart on the
     # same machine; their median moves less with the machine's other load than a ratio of two medians.
     for label, key, goal in (("CPU idle ratio per round", "cpu_idle", 0.5), ("CPU conversation ratio per round", "cpu_talk", 0.5)):
-        per = [p[key] / c[key] for p, c in zip(results["parley"], results["cookbook"]) if p.get(key) and c.get(key)]
+        per = [p[key] / c[key] for p, c in zip(results["parley"], results[other]) if p.get(key) and c.get(key)]
         if per:
             m = float(np.median(per))
-            print(f"{label:32} {m:10.2f}× (min {min(per):.2f}, max {max(per):.2f}, {len(per)} rounds)  {'yes' if m <= goal else 'NO'} (goal ≤ {goal})")
+            verdict = f"  {'yes' if m <= goal else 'NO'} (goal ≤ {goal})" if other == "cookbook" else ""  # the goals are the cookbook's
+            print(f"{label:32} {m:10.2f}× (min {min(per):.2f}, max {max(per):.2f}, {len(per)} rounds){verdict}")
     # Which threads the conversation's CPU went to (median of the rounds; a thread absent in a round counts 0).
     for n in results:
         names = sorted({t for r in results[n] for t in r.get("cpu_talk_threads", {})})
@@ -486,6 +501,10 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--turns", type=int, default=3)
     p.add_argument("--idle-seconds", type=float, default=15)
+    p.add_argument("--against", default="",
+                   help="instead of the cookbook client, a second parley: its binary and extra options in one string "
+                        "(e.g. 'path/to/parley --echo off'), run in the same rounds (A B A B) to compare two builds or "
+                        "settings; the ratios then read parley against it (the goals, the cookbook's, are not judged)")
     p.add_argument("--ptt-seconds", type=float, default=30,
                    help="push-to-talk idle window (its CPU to the nanosecond, thread by thread)")
     asyncio.run(main_async(p.parse_args()))
