@@ -60,6 +60,26 @@ public final class NcursesScreen: Screen {
         if trueColor, style.fg.isRGB || style.bg.isRGB { trueColorCells.append((row, column, text, style)) }
         let (attrs, pair) = resolve(style)
         parley_attr_set(window, attrs, pair)
+        // Printable ASCII (the meters' bars and figures, most of a frame) is one column a byte: its bytes go to
+        // curses as they are, without walking the text a Character at a time (grapheme breaking, a width each).
+        if DisplayWidth.isPrintableASCII(text) {
+            putASCII(row: row, column: column, text: text)
+        } else {
+            putCharacters(row: row, column: column, text: text)
+        }
+    }
+
+    /// `put` for printable ASCII, with the attributes set: the same calls `putCharacters` makes for it, in one go.
+    func putASCII(row: Int, column: Int, text: String) {
+        wbuf.removeAll(keepingCapacity: true)
+        for byte in text.utf8 { wbuf.append(wchar_t(byte)) }
+        guard !wbuf.isEmpty else { return }
+        _ = wbuf.withUnsafeBufferPointer { parley_mvaddnwstr(window, Int32(row), Int32(column), $0.baseAddress, Int32($0.count)) }
+    }
+
+    /// `put` for any text, with the attributes set: Character by Character, each non-ASCII one at the column
+    /// parley computes for it.
+    func putCharacters(row: Int, column: Int, text: String) {
         var col = column
         var chunkStart = column
         wbuf.removeAll(keepingCapacity: true)

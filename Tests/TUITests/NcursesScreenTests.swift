@@ -37,6 +37,34 @@ final class NcursesScreenTests: XCTestCase {
         XCTAssertTrue(plain.contains("\u{1b}[7m") || plain.contains(";7m"), "roles with a background fall back to reverse video")
     }
 
+    /// Printable ASCII goes to curses in one call (`putASCII`): what reaches the terminal is what the Character
+    /// path writes for it, for bare strings at the edges of the printable range and for whole meter rows.
+    func testPrintableASCIIReachesTheTerminalAsTheCharacterPathWritesIt() throws {
+        let styles = [CellStyle.plain, Theme.default.style(.meterLow), Theme.default.style(.meterHot),
+                      CellStyle(fg: .index(117), bg: .index(236), attributes: [.bold])]
+        var texts = ["", " ", "|", "-100 dB", String((0x20...0x7e).map { Character(UnicodeScalar(UInt8($0))) }),
+                     String(repeating: "|", count: 80)]
+        for level in stride(from: -70.0, through: 3, by: 7.3) {
+            let m = MetersModel(mic: LevelReading(level: level, peak: min(0, level + 6), clipped: level > 0),
+                                speaker: LevelReading(level: level - 10, peak: nil, clipped: false))
+            for line in MetersView.render(m, width: 80) { texts += line.runs.map(\.text) }
+        }
+        XCTAssertTrue(texts.allSatisfy { DisplayWidth.isPrintableASCII($0) }, "the meter rows are printable ASCII")
+        func frame(_ write: (NcursesScreen, Int, String, CellStyle) -> Void) throws -> String {
+            try frameBytes(term: "xterm-256color", noColor: false) { s in
+                for (i, text) in texts.enumerated() { write(s, i % 24, text, styles[i % styles.count]) }
+                s.present()
+            }
+        }
+        let fast = try frame { s, row, text, style in s.put(row: row, column: row % 7, text: text, style: style) }
+        let characters = try frame { s, row, text, style in
+            s.put(row: row, column: 0, text: "", style: style)  // the attributes, nothing written
+            s.putCharacters(row: row, column: row % 7, text: text)
+        }
+        XCTAssertGreaterThan(fast.utf8.count, 1000)
+        XCTAssertEqual(fast, characters)
+    }
+
     func testPicturesGetTwentyFourBitColourOnlyWhereTheTerminalTakesIt() throws {
         var ui = Fixtures.state()
         ui.thumbnail = Thumbnail(width: 2, height: 2, rgb: [250, 10, 20, 250, 10, 20, 1, 2, 200, 1, 2, 200], caption: "x.png 2×2")
