@@ -76,13 +76,15 @@ public final class PulsePlayback: AudioSink {
         public var appName = "parley"
         /// The stream name shown by `pactl list`.
         public var streamName = "speech"
-        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds;
-        /// nil: `PulsePlayback.restartPadding(pipeWire:graphCycleMicroseconds:)` for the server. Recorded on a
-        /// null sink's monitor by `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: PulseAudio
-        /// plays the whole reply with no padding, first sample 1–3 ms after the write; PipeWire loses up to one
-        /// graph cycle of a reply after a drained turn (2–4 ms with 10 ms cycles, up to 20 ms with the 21 ms
-        /// cycles it runs in a virtual machine), and a cycle of silence in front of it is all that is lost.
-        public var restartPaddingMilliseconds: Int?
+        /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds
+        /// (none by default). Recorded on a null sink's monitor by
+        /// `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: with the start written at the
+        /// server's read index both servers play the whole reply with none, its first sample 1–3 ms
+        /// (PulseAudio) or up to a graph cycle (PipeWire) after the write, and padding only delays it by its
+        /// length. (Written after the last block instead, PipeWire lost up to a graph cycle of a reply after a
+        /// drained turn, and a cycle of silence in front of it was what it lost: 2–4 ms with 10 ms cycles, up to
+        /// 20 ms with the 21 ms cycles it runs in a virtual machine.)
+        public var restartPaddingMilliseconds = 0
         /// Told, with the loop locked, when the first sample after open, a flush or a drained turn will be heard
         /// (nanoseconds on `time`, usually a few milliseconds ahead): the latency the user feels.
         public var onStartHeard: (@Sendable (UInt64) -> Void)?
@@ -100,18 +102,6 @@ public final class PulsePlayback: AudioSink {
             self.device = device
             self.targetLatencyMilliseconds = targetLatencyMilliseconds
         }
-    }
-
-    /// The restart padding used when `Options.restartPaddingMilliseconds` is nil: on PipeWire, which swallows
-    /// up to a graph cycle after a stream restarts, one cycle (at least 5 ms) — the cycle as the server reports
-    /// it in the stream's timing (`configured_sink_usec`: 10 ms on a desktop with a 20 ms client, 21.3 ms where
-    /// PipeWire runs 1024-frame cycles, as in a virtual machine); none on PulseAudio.
-    public static func restartPadding(pipeWire: Bool, graphCycleMicroseconds: UInt64? = nil) -> Int {
-        guard pipeWire else { return 0 }
-        // A cycle beyond 50 ms is not PipeWire's (its quantum limit is 8192 frames, but it only runs so long
-        // when a client asks); it is capped rather than adding a long silence before every reply.
-        let cycle = Int(min(graphCycleMicroseconds ?? 0, 50_000) + 999) / 1000
-        return max(5, cycle)
     }
 
     /// The options the stream was created with.
@@ -247,6 +237,9 @@ public final class PulsePlayback: AudioSink {
         /// Samples handed to the server while its timing was unknown (bounds how far we write blind).
         private var writtenBlind = 0
         private var padNext = true
+        /// Where the stream stood (its write index, bytes) when the playing turn's first block was written; nil
+        /// while unknown.
+        private var turnStart: Int64?
         /// When what was written so far will all have been heard (estimate, ns).
         private var heardUntil: UInt64 = 0
         private var timer: OpaquePointer?
@@ -421,9 +414,21 @@ public final class PulsePlayback: AudioSink {
                     stats.underruns += 1
                 }
                 if anchoring { awaitingTiming = true }
-                if padNext, case let padding = restartPadding(s), !padding.isEmpty { put(padding, on: s, enqueuedAt: nil) }
+                // On PipeWire a start writes at the server's read index: after a drain its server has read on past
+                // the last sample written (its reader counts the cycle that ran dry), and a block written after the
+                // last one would begin that far in the past, its first milliseconds never played (up to a graph
+                // cycle: 21 ms in a VM). Nothing is queued at a start (flushed, drained or new). PulseAudio's read
+                // index waits at the last sample (the stream prebuffers again): there a start follows the last
+                // block, as before.
+                let pipeWire = link?.loop.serverIsPipeWire ?? false
+                var seek = starting && pipeWire ? PA_SEEK_RELATIVE_ON_READ : PA_SEEK_RELATIVE
+                if starting { turnStart = writeIndex(s) }
+                if padNext, case let padding = restartPadding, !padding.isEmpty {
+                    put(padding, on: s, enqueuedAt: nil, seek: seek)
+                    seek = PA_SEEK_RELATIVE
+                }
                 padNext = false
-                put(samples, on: s, enqueuedAt: enqueuedAt, starts: starting)
+                put(samples, on: s, enqueuedAt: enqueuedAt, starts: starting, seek: seek)
                 if byCaller { stats.blocksWrittenByCaller += 1 }
                 if anchoring { askForFreshTiming(s) }
                 if queuedNanos(s) == nil { writtenBlind += samples.count }
@@ -447,9 +452,10 @@ public final class PulsePlayback: AudioSink {
         /// Hands a block to the server and places it (when it is heard: the canceller's far end, the meter), or
         /// keeps it to place once the server's timing is fresh. False if the write failed.
         @discardableResult
-        private func put(_ samples: [Int16], on s: OpaquePointer, enqueuedAt: UInt64?, starts: Bool = false) -> Bool {
+        private func put(_ samples: [Int16], on s: OpaquePointer, enqueuedAt: UInt64?, starts: Bool = false,
+                         seek: pa_seek_mode_t = PA_SEEK_RELATIVE) -> Bool {
             let wrote = samples.withUnsafeBytes { b in
-                pa_stream_write(s, b.baseAddress, b.count, nil, 0, PA_SEEK_RELATIVE)
+                pa_stream_write(s, b.baseAddress, b.count, nil, 0, seek)
             }
             guard wrote == 0 else { return false }
             playing = true
@@ -568,7 +574,25 @@ public final class PulsePlayback: AudioSink {
 
         private func underflow() {
             // Running dry after everything was handed over for a drain is the end of the turn, not an underrun.
-            if playing && drainGeneration == nil && !drainRequested { starved = true }
+            guard playing && drainGeneration == nil && !drainRequested else { return }
+            // PipeWire reports a drained turn's end a graph cycle after the drain completes, sometimes after the
+            // next turn's first block: where it ran dry (the underflow's index) is then at or just past where
+            // this turn started (its reader reads on by up to a cycle), not inside this turn.
+            if let s = link?.stream, let start = turnStart, case let at = pa_stream_get_underflow_index(s), at >= 0,
+               at <= start + cycleBytes(s) { return }
+            starved = true
+        }
+
+        /// The stream's write index in bytes, as libpulse counts it, if it knows it.
+        private func writeIndex(_ s: OpaquePointer) -> Int64? {
+            guard let t = pa_stream_get_timing_info(s)?.pointee, t.write_index_corrupt == 0 else { return nil }
+            return t.write_index
+        }
+
+        /// The server's cycle (its sink latency as configured) in bytes of this stream; 0 while unknown.
+        private func cycleBytes(_ s: OpaquePointer) -> Int64 {
+            guard let t = pa_stream_get_timing_info(s)?.pointee, let spec = pa_stream_get_sample_spec(s) else { return 0 }
+            return Int64(pa_usec_to_bytes(t.configured_sink_usec, spec))
         }
 
         private func armTimer() {
@@ -646,14 +670,9 @@ public final class PulsePlayback: AudioSink {
             }
         }
 
-        /// The silence written before a reply that starts the stream again, for the server as it is now: the
-        /// graph cycle is read when the padding is written, so a server that changed its cycle since the stream
-        /// opened (another client asked for a shorter one) is padded for the cycle it runs.
-        private func restartPadding(_ s: OpaquePointer) -> [Int16] {
-            let cycle = pa_stream_get_timing_info(s).map { $0.pointee.configured_sink_usec }
-            let pad = options.restartPaddingMilliseconds
-                ?? PulsePlayback.restartPadding(pipeWire: link?.loop.serverIsPipeWire ?? false, graphCycleMicroseconds: cycle)
-            return [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, pad)))
+        /// The silence written before a reply that starts the stream again (`Options.restartPaddingMilliseconds`).
+        private var restartPadding: [Int16] {
+            [Int16](repeating: 0, count: options.format.sampleCount(milliseconds: max(0, options.restartPaddingMilliseconds)))
         }
 
         private func cancelRestartTimer() { link?.loop.freeTimer(&restartTimer) }

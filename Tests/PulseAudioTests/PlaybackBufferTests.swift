@@ -61,16 +61,3 @@ final class PlaybackBufferTests: XCTestCase {
         XCTAssertEqual(got.last, Int16(truncatingIfNeeded: 9_999))
     }
 }
-
-/// The silence written before a reply that restarts a stream, per server (the measurements behind it are in
-/// `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`).
-final class RestartPaddingTests: XCTestCase {
-    func testPulseAudioNeedsNoneAndPipeWireGetsAGraphCycle() {
-        XCTAssertEqual(PulsePlayback.restartPadding(pipeWire: false, graphCycleMicroseconds: 21_333), 0)
-        XCTAssertEqual(PulsePlayback.restartPadding(pipeWire: true), 5, "cycle not known yet")
-        XCTAssertEqual(PulsePlayback.restartPadding(pipeWire: true, graphCycleMicroseconds: 2_666), 5, "at least 5 ms")
-        XCTAssertEqual(PulsePlayback.restartPadding(pipeWire: true, graphCycleMicroseconds: 10_000), 10)
-        XCTAssertEqual(PulsePlayback.restartPadding(pipeWire: true, graphCycleMicroseconds: 21_333), 22, "1024 frames at 48 kHz, rounded up")
-        XCTAssertEqual(PulsePlayback.restartPadding(pipeWire: true, graphCycleMicroseconds: 2_000_000), 50, "capped")
-    }
-}
