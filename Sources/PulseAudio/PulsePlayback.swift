@@ -240,6 +240,12 @@ public final class PulsePlayback: AudioSink {
         /// Where the stream stood (its write index, bytes) when the playing turn's first block was written; nil
         /// while unknown.
         private var turnStart: Int64?
+        /// A block was handed over while a drain was pending: the drain's completion may have been on its way
+        /// before it, so the server may still hold it.
+        private var wroteDuringDrain = false
+        /// The next start finds the server's queue empty (flushed, new, or drained with nothing written since
+        /// the drain was asked for): only then is it written at the read index.
+        private var startsOnEmptyQueue = true
         /// When what was written so far will all have been heard (estimate, ns).
         private var heardUntil: UInt64 = 0
         private var timer: OpaquePointer?
@@ -345,6 +351,7 @@ public final class PulsePlayback: AudioSink {
             meter.update(.silence, at: Double(now) / 1e9)
             stats.flushes += 1
             padNext = true
+            startsOnEmptyQueue = true
             heardUntil = 0
             forgetUnplaced()
             cancelTimer()
@@ -421,7 +428,7 @@ public final class PulsePlayback: AudioSink {
                 // index waits at the last sample (the stream prebuffers again): there a start follows the last
                 // block, as before.
                 let pipeWire = link?.loop.serverIsPipeWire ?? false
-                var seek = starting && pipeWire ? PA_SEEK_RELATIVE_ON_READ : PA_SEEK_RELATIVE
+                var seek = starting && pipeWire && startsOnEmptyQueue ? PA_SEEK_RELATIVE_ON_READ : PA_SEEK_RELATIVE
                 if starting { turnStart = writeIndex(s) }
                 if padNext, case let padding = restartPadding, !padding.isEmpty {
                     put(padding, on: s, enqueuedAt: nil, seek: seek)
@@ -438,6 +445,7 @@ public final class PulsePlayback: AudioSink {
             } else if drainRequested, drainGeneration == nil {
                 drainRequested = false
                 drainGeneration = generation
+                wroteDuringDrain = false
                 if let op = pa_stream_drain(s, { _, success, userdata in
                     guard let userdata else { return }
                     Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().drained(success != 0)
@@ -459,6 +467,7 @@ public final class PulsePlayback: AudioSink {
             }
             guard wrote == 0 else { return false }
             playing = true
+            if drainGeneration != nil { wroteDuringDrain = true }
             let written = options.time.nanoseconds()
             if options.recordTimings, let enqueuedAt, stats.handInToWrittenNanos.count < 1_000_000 {
                 stats.handInToWrittenNanos.append(written - enqueuedAt)
@@ -561,6 +570,7 @@ public final class PulsePlayback: AudioSink {
             drainGeneration = nil
             stats.threadCPUSeconds = Double(ThreadCPUTime.nanoseconds()) / 1e9
             padNext = true
+            startsOnEmptyQueue = !wroteDuringDrain
             guard running, buffer.isEmpty else {
                 pump()
                 return
@@ -681,6 +691,7 @@ public final class PulsePlayback: AudioSink {
             timingAnswersDue = 0  // a new stream: nothing asked of it yet
             writtenBlind = 0
             padNext = true
+            startsOnEmptyQueue = true
             pump()
         }
 

@@ -538,6 +538,32 @@ final class PulseDaemonTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(played, 4.9)
     }
 
+    /// The next reply's audio arrives while the last one's drain is still pending (the model speaks again at once,
+    /// after a tool call): both are heard, one after the other, nothing lost or overwritten. (A drain that
+    /// completes with a block written after it was asked for does not make the next start one on an empty queue:
+    /// on PipeWire such a start is written after the last block, not at the read index.)
+    func testAReplyWrittenWhileADrainIsPendingFollowsTheLast() throws {
+        let loop = try Loopback(server: try testPulseServer())
+        defer { loop.close() }
+        let before = loop.playback.stats
+        let tone = Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.2, amplitude: 0.5)
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.3), "idle")
+        let start = TimeSource.monotonic.nanoseconds()
+        XCTAssertTrue(loop.playback.write(tone))
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.write(tone))
+        loop.playback.drain()
+        XCTAssertTrue(loop.playback.waitUntilIdle(timeout: 10))
+        XCTAssertTrue(loop.waitCaptured(past: TimeSource.monotonic.nanoseconds(), seconds: 0.2))
+        let t = loop.timeline(from: start)
+        let span = try XCTUnwrap(t.loudSpan(from: t.index(at: start)))
+        print("two replies, the second written during the first's drain: \(String(format: "%.1f", Double(span.count) / 16)) ms heard "
+              + "of 400, longest quiet run \(t.longestQuietRun(in: span)) samples")
+        XCTAssertEqual(Double(span.count) / 16, 400, accuracy: 1.5, "both heard whole")
+        XCTAssertLessThanOrEqual(t.longestQuietRun(in: span), 16, "no gap of 1 ms or more between them")
+        XCTAssertEqual(loop.playback.stats.underruns, before.underruns)
+    }
+
     /// A reply whose audio stops coming mid-turn (the network stalls) runs the server dry: one underrun, however
     /// soon after the turn before it started (PipeWire reports the turn before's end late, sometimes after the
     /// next turn's first block; that one is not counted).
