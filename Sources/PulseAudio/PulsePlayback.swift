@@ -78,8 +78,8 @@ public final class PulsePlayback: AudioSink {
         public var streamName = "speech"
         /// Silence written before the first audio after open, `flush()` or a drained turn, in milliseconds
         /// (none by default). Recorded on a null sink's monitor by
-        /// `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: with the start written at the
-        /// server's read index both servers play the whole reply with none, its first sample 1–3 ms
+        /// `PulseDaemonTests.testTheStartOfAReplyAfterAnIdleStreamIsHeard`: both servers play the whole reply
+        /// with none (on PipeWire the start is written at the server's read index), its first sample 1–3 ms
         /// (PulseAudio) or up to a graph cycle (PipeWire) after the write, and padding only delays it by its
         /// length. (Written after the last block instead, PipeWire lost up to a graph cycle of a reply after a
         /// drained turn, and a cycle of silence in front of it was what it lost: 2–4 ms with 10 ms cycles, up to
@@ -424,7 +424,7 @@ public final class PulsePlayback: AudioSink {
                 // On PipeWire a start writes at the server's read index: after a drain its server has read on past
                 // the last sample written (its reader counts the cycle that ran dry), and a block written after the
                 // last one would begin that far in the past, its first milliseconds never played (up to a graph
-                // cycle: 21 ms in a VM). Nothing is queued at a start (flushed, drained or new). PulseAudio's read
+                // cycle: 21 ms in a VM). Only on an empty queue (`startsOnEmptyQueue`). PulseAudio's read
                 // index waits at the last sample (the stream prebuffers again): there a start follows the last
                 // block, as before.
                 let pipeWire = link?.loop.serverIsPipeWire ?? false
