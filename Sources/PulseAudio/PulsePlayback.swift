@@ -240,11 +240,10 @@ public final class PulsePlayback: AudioSink {
         /// Where the stream stood (its write index, bytes) when the playing turn's first block was written; nil
         /// while unknown.
         private var turnStart: Int64?
-        /// A block was handed over while a drain was pending: the drain's completion may have been on its way
-        /// before it, so the server may still hold it.
-        private var wroteDuringDrain = false
         /// The next start finds the server's queue empty (flushed, new, or drained with nothing written since
-        /// the drain was asked for): only then is it written at the read index.
+        /// the drain was asked for): only then is it written at the read index. A block handed over while a drain
+        /// is pending clears it: the drain's completion may have been on its way before the block, so the server
+        /// may still hold it.
         private var startsOnEmptyQueue = true
         /// When what was written so far will all have been heard (estimate, ns).
         private var heardUntil: UInt64 = 0
@@ -445,7 +444,7 @@ public final class PulsePlayback: AudioSink {
             } else if drainRequested, drainGeneration == nil {
                 drainRequested = false
                 drainGeneration = generation
-                wroteDuringDrain = false
+                startsOnEmptyQueue = true
                 if let op = pa_stream_drain(s, { _, success, userdata in
                     guard let userdata else { return }
                     Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().drained(success != 0)
@@ -467,7 +466,7 @@ public final class PulsePlayback: AudioSink {
             }
             guard wrote == 0 else { return false }
             playing = true
-            if drainGeneration != nil { wroteDuringDrain = true }
+            if drainGeneration != nil { startsOnEmptyQueue = false }
             let written = options.time.nanoseconds()
             if options.recordTimings, let enqueuedAt, stats.handInToWrittenNanos.count < 1_000_000 {
                 stats.handInToWrittenNanos.append(written - enqueuedAt)
@@ -570,7 +569,6 @@ public final class PulsePlayback: AudioSink {
             drainGeneration = nil
             stats.threadCPUSeconds = Double(ThreadCPUTime.nanoseconds()) / 1e9
             padNext = true
-            startsOnEmptyQueue = !wroteDuringDrain
             guard running, buffer.isEmpty else {
                 pump()
                 return
