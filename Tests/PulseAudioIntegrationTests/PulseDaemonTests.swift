@@ -329,7 +329,10 @@ final class PulseDaemonTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(lost[0]?.max() ?? 300, 1.5, "without padding every start of the reply is heard")
         XCTAssertLessThanOrEqual(lost[20]?.max() ?? 300, 1.5)
-        XCTAssertLessThan(onset[0] ?? 100, onset[20] ?? 0, "padding only delays the reply")
+        // On PipeWire padding only delays the reply. PulseAudio sometimes plays a start behind 20 ms of padding
+        // 20 ms early and 20 ms long (heard 319.9 ms, first sample 1.9 ms after the write, in 0–2 of 3 starts, a
+        // fresh clone's run): its own doing, with or without a start at the read index; parley pads nothing.
+        if pipeWire { XCTAssertLessThan(onset[0] ?? 100, onset[20] ?? 0, "padding only delays the reply") }
     }
 
     /// Where playback places what it plays (the echo canceller's far end, the header's latency) must agree with
