@@ -10,6 +10,9 @@
 #   BENCH_AGAINST="/tmp/parley-old" scripts/bench-peers.sh            # parley against another build of itself,
 #   BENCH_AGAINST="$PWD/.build/release/parley --echo off" scripts/bench-peers.sh   # or against other options
 #       (in the cookbook client's place, the same interleaved rounds: a change's effect within one run)
+#   BENCH_PERF=/tmp/prof scripts/bench-peers.sh   # `perf record -g` of each client's conversation, a file a round
+#       (perf report -i /tmp/prof/parley-round1.data --sort comm,dso); its CPU figures then include perf's cost;
+#       BENCH_PERF_EVENTS="-e sched:sched_switch -e sched:sched_wakeup" records where threads sleep and who wakes them
 #
 # Installs what it needs: PyAudio and the ALSA pulse plugin from Debian, google-genai and numpy in a venv
 # under .build/bench-venv (with the system's site packages, for PyAudio).
@@ -73,4 +76,4 @@ for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && brea
 
 "$venv/bin/python" scripts/bench/peers.py --parley "$bin" --python "$venv/bin/python" --sim-port "$port" \
     --speech "$work/speech.wav" --model "${BENCH_MODEL:-gemini-3.8-live}" --rounds "${BENCH_ROUNDS:-5}" --idle-seconds "${BENCH_IDLE_SECONDS:-15}" \
-    ${BENCH_AGAINST:+--against "$BENCH_AGAINST"}
+    ${BENCH_AGAINST:+--against "$BENCH_AGAINST"} ${BENCH_PERF:+--perf "$BENCH_PERF"}

@@ -29,6 +29,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -255,6 +256,19 @@ def thread_cpu(pid):
     return by_thread(pid, ticks)
 
 
+def thread_wakeups(pid):
+    """Context switches so far of each of the process's threads, summed by thread name: voluntary ones (the thread
+    slept: each is a wake-up later) plus involuntary ones (preempted), from /proc/PID/task/TID/status."""
+    def switches(task):
+        n = 0
+        with open(f"{task}/status") as f:
+            for line in f:
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    n += int(line.split()[1])
+        return n
+    return by_thread(pid, switches)
+
+
 def sched_cpu(pid):
     """CPU seconds so far of each of the process's live threads, by thread name, to the nanosecond (the first
     field of /proc/PID/task/TID/schedstat; /proc's utime and stime count whole clock ticks, 10 ms, which over a
@@ -328,9 +342,10 @@ def play(wav):
     subprocess.run(["paplay", "--device=bench_mic", wav], check=True)
 
 
-async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
+async def one_run(client_factory, proxy, mic, spk, speech, args, round_index, name="client"):
     proxy.reset()
     client = client_factory()
+    recorder = None
     res = {}
     try:
         await asyncio.wait_for(proxy.connected.wait(), 20)
@@ -339,7 +354,14 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
         await asyncio.sleep(args.idle_seconds)
         res["cpu_idle"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
 
-        c0, t0, th0 = proc_cpu(client.pid), time.monotonic(), thread_cpu(client.pid)
+        if args.perf:
+            # A profile of the conversation window (its CPU figures then include perf's own cost: read the profile,
+            # not the table, from such a run).
+            out = os.path.join(args.perf, f"{name.replace(' ', '-')}-round{round_index + 1}.data")
+            what = shlex.split(os.environ.get("BENCH_PERF_EVENTS", "-F 4999"))  # or e.g. "-e sched:sched_switch"
+            recorder = subprocess.Popen(["perf", "record", "-q", "-g", *what, "-p", str(client.pid), "-o", out],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        c0, t0, th0, w0 = proc_cpu(client.pid), time.monotonic(), thread_cpu(client.pid), thread_wakeups(client.pid)
         m2w, w2e = [], []
         for turn in range(args.turns):
             proxy.turn_done = asyncio.Event()
@@ -362,10 +384,15 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
                 heard = spk.first_loud(proxy.reply_first)
                 if heard and proxy.reply_loud_at is not None:
                     w2e.append((heard - proxy.reply_loud_at - proxy.reply_first) * 1000)
-        elapsed, th1 = time.monotonic() - t0, thread_cpu(client.pid)
+        elapsed, th1, w1 = time.monotonic() - t0, thread_cpu(client.pid), thread_wakeups(client.pid)
         res["cpu_talk"] = (proc_cpu(client.pid) - c0) / elapsed * 100
         res["cpu_talk_threads"] = {n: (th1[n] - th0.get(n, 0)) / elapsed * 100 for n in th1}
+        res["wakeups_talk_threads"] = {n: (w1[n] - w0.get(n, 0)) / elapsed for n in w1}
         res["rss"], res["threads"] = proc_status(client.pid)
+        if recorder:
+            recorder.send_signal(signal.SIGINT)
+            recorder.wait()
+            recorder = None
 
         # Barge-in: `interrupted` 0.6 s into a reply.
         proxy.turn_done = asyncio.Event()
@@ -378,6 +405,9 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index):
         proxy.barge_at = None
         res["m2w"], res["w2e"] = m2w, w2e
     finally:
+        if recorder:
+            recorder.send_signal(signal.SIGINT)
+            recorder.wait()
         client.stop()
         await asyncio.sleep(1)
     return res
@@ -406,7 +436,7 @@ async def main_async(args):
         for r in range(args.rounds):
             for name, factory in factories.items():
                 print(f"bench: round {r + 1}/{args.rounds}: {name}", file=sys.stderr, flush=True)
-                results[name].append(await one_run(factory, proxy, mic, spk, args.speech, args, r))
+                results[name].append(await one_run(factory, proxy, mic, spk, args.speech, args, r, name))
         # Push-to-talk idle (parley only: the cookbook has no push-to-talk).
         proxy.reset()
         p = Parley(args.parley, port, env, args.model, mode="ptt")
@@ -477,6 +507,14 @@ def report(results, extra):
         busy = sorted(((v, t) for t, v in per.items() if v >= 0.01), reverse=True)
         if busy:
             print(f"CPU conversation by thread, {n}: " + ", ".join(f"{t} {v:.2f}" for v, t in busy))
+        # Context switches a second (each sleep is a wake-up later): in this VM a wake-up costs more than most
+        # of what the thread then does.
+        names = sorted({t for r in results[n] for t in r.get("wakeups_talk_threads", {})})
+        per = {t: float(np.median([r.get("wakeups_talk_threads", {}).get(t, 0) for r in results[n]])) for t in names}
+        busy = sorted(((v, t) for t, v in per.items() if v >= 0.5), reverse=True)
+        if busy:
+            print(f"Context switches a second in conversation, {n}: {sum(v for v, _ in busy):.0f}: "
+                  + ", ".join(f"{t} {v:.0f}" for v, t in busy))
     if "ptt_idle" in extra:
         print(f"{'CPU push-to-talk idle (%)':32} {extra['ptt_idle']:10.3f} {'—':>10} {'':>7}  {'yes' if extra['ptt_idle'] <= 0.1 else 'NO'} (goal ≤ 0.1)")
         busy = sorted(((v, t) for t, v in extra.get("ptt_idle_threads", {}).items() if v >= 0.0005), reverse=True)
@@ -505,6 +543,8 @@ def main():
                    help="instead of the cookbook client, a second parley: its binary and extra options in one string "
                         "(e.g. 'path/to/parley --echo off'), run in the same rounds (A B A B) to compare two builds or "
                         "settings; the ratios then read parley against it (the goals, the cookbook's, are not judged)")
+    p.add_argument("--perf", default="",
+                   help="a directory: `perf record -g` each client over each round's conversation into it")
     p.add_argument("--ptt-seconds", type=float, default=30,
                    help="push-to-talk idle window (its CPU to the nanosecond, thread by thread)")
     asyncio.run(main_async(p.parse_args()))
