@@ -129,10 +129,24 @@ public final class PulseCapture: AudioSource {
         !pipeWire && lastFreshPiece > 0 && lastFreshPiece >= missing
     }
 
+    /// How long after the earliest arrival of the piece that completes the chunk a late hold ends. With small
+    /// pieces (another recorder on the source), a hold that ends before that arrival wakes the loop twice a
+    /// chunk, the hold's end and then the piece (2.00 a chunk beside a 2 ms recorder on PulseAudio); ended half a
+    /// millisecond after it, 1.14–1.18 (`PulseDaemonTests`), the chunk read up to that much later.
+    static let lateHoldNanoseconds: UInt64 = 500_000
+
+    /// One chunk in this many is held to the margin before its earliest arrival (the others to
+    /// `lateHoldNanoseconds` after it), so its completing piece is read as it arrives: the estimate stays
+    /// anchored, and one that has become late (the server's pieces now come earlier) is noticed and reset.
+    static let earlyHoldEvery: UInt64 = 8
+
     /// Until when the loop holds the server's data, for the earliest arrival of what completes the chunk:
-    /// the margin before it; 0 (no hold) while the arrival is unknown.
-    static func holdDeadline(arrival: UInt64?) -> UInt64 {
-        guard let arrival, arrival > holdMarginNanoseconds else { return 0 }
+    /// the margin before it, or with `late` `lateHoldNanoseconds` after it; 0 (no hold) while the arrival is
+    /// unknown.
+    static func holdDeadline(arrival: UInt64?, late: Bool = false) -> UInt64 {
+        guard let arrival else { return 0 }
+        if late { return arrival + lateHoldNanoseconds }
+        guard arrival > holdMarginNanoseconds else { return 0 }
         return arrival - holdMarginNanoseconds
     }
 
@@ -157,6 +171,9 @@ public final class PulseCapture: AudioSource {
         /// Samples the last read brought that had just arrived (not kept waiting by a hold): the size of the
         /// server's pieces. 0 while unknown.
         private var lastFreshPiece = 0
+        /// Whether the hold the loop is in (or last ended) was a late one (`PulseCapture.lateHoldNanoseconds`): a
+        /// chunk completed by data that waited through it was meant to.
+        private var heldLate = false
 
         init(options: Options, onLevel: (@Sendable (AudioLevel) -> Void)?, onEvent: (@Sendable (AudioEvent) -> Void)?) {
             self.options = options
@@ -264,6 +281,7 @@ public final class PulseCapture: AudioSource {
         private func restartArrivals() {
             received = 0
             lastFreshPiece = 0
+            heldLate = false
             arrivals.reset()
         }
 
@@ -305,17 +323,29 @@ public final class PulseCapture: AudioSource {
             if !loop.dataWaitedThroughHold {
                 arrivals.read(upTo: received, at: wokeAt)
                 lastFreshPiece = piece
-            } else if completed {
+            } else if completed && !heldLate {
                 arrivals.reset()
             }
             let missing = chunk.count - filled
             if PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: lastFreshPiece,
                                                     pipeWire: loop.serverIsPipeWire) {
+                // (Within a late hold's wake-up this is the chunk's last piece, most likely read in the same
+                // dispatch: the hold it waited through stays late.)
+                if completed { heldLate = false }
                 loop.holdData(until: 0)
                 return
             }
-            let completion = arrivals.arrival(ofSample: received + missing)
-            loop.holdData(until: PulseCapture.holdDeadline(arrival: completion))
+            // The chunk's last sample comes in a piece that may reach past it: a late hold waits for that
+            // piece's end (the server's pieces are as long as the last fresh read's).
+            let late = !loop.serverIsPipeWire && lastFreshPiece > 0 && stats.chunksRead % PulseCapture.earlyHoldEvery != 0
+            let reach = late ? (missing + lastFreshPiece - 1) / lastFreshPiece * lastFreshPiece : missing
+            let completion = arrivals.arrival(ofSample: received + reach)
+            // Small pieces on PulseAudio: most chunks are held until just after their completing piece can
+            // arrive, one wake-up a chunk, the data read up to a millisecond after it came; one in
+            // `earlyHoldEvery` wakes before it, as every chunk did, and reads it fresh. Not on PipeWire (its
+            // server wakes the loop about twice a chunk whatever is held).
+            heldLate = completion != nil && late
+            loop.holdData(until: PulseCapture.holdDeadline(arrival: completion, late: heldLate))
         }
 
         private func take(_ bytes: UnsafeRawBufferPointer) {

@@ -76,6 +76,18 @@ final class DataHoldTests: XCTestCase {
         XCTAssertEqual(PulseCapture.holdDeadline(arrival: nil), 0, "no hold while arrivals are unknown")
     }
 
+    func testALateHoldEndsJustAfterTheChunkCanComplete() {
+        var a = ArrivalEstimate(format: .capture)
+        a.read(upTo: 320 * 10, at: 5_200 * ms)
+        XCTAssertEqual(PulseCapture.holdDeadline(arrival: a.arrival(ofSample: 320 * 10 + 320), late: true),
+                       5_220 * ms + PulseCapture.lateHoldNanoseconds)
+        XCTAssertEqual(PulseCapture.holdDeadline(arrival: a.arrival(ofSample: 320 * 10 + 8), late: true),
+                       5_200 * ms + 500_000 + PulseCapture.lateHoldNanoseconds,
+                       "half a millisecond missing: held a little past it all the same")
+        XCTAssertEqual(PulseCapture.holdDeadline(arrival: nil, late: true), 0, "no hold while arrivals are unknown")
+        XCTAssertLessThan(PulseCapture.lateHoldNanoseconds, 2_500_000, "under the 2.5 ms pieces it waits for")
+    }
+
     func testNoHoldWhenTheServersNextPieceCompletesTheChunk() {
         func unheld(missing: Int, piece: Int, pipeWire: Bool = false) -> Bool {
             PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: piece, pipeWire: pipeWire)
