@@ -329,21 +329,20 @@ public final class PulseCapture: AudioSource {
             let missing = chunk.count - filled
             if PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: lastFreshPiece,
                                                     pipeWire: loop.serverIsPipeWire) {
-                // (Within a late hold's wake-up this is the chunk's last piece, most likely read in the same
-                // dispatch: the hold it waited through stays late.)
+                // Only the chunk's last piece is to come. Until it has, the hold this wake-up ended stays
+                // marked late: that piece, most often read in the same dispatch, must not drop the estimate.
                 if completed { heldLate = false }
                 loop.holdData(until: 0)
                 return
             }
-            // The chunk's last sample comes in a piece that may reach past it: a late hold waits for that
-            // piece's end (the server's pieces are as long as the last fresh read's).
+            // Small pieces on PulseAudio: 7 chunks in 8 are held until just after the piece that completes them
+            // can arrive (that piece's end, which may reach past the chunk's last sample; the server's pieces are
+            // as long as the last fresh read's), one wake-up a chunk; the eighth wakes before it, as every chunk
+            // did, and reads it fresh. Not on PipeWire (its server wakes the loop about twice a chunk whatever
+            // is held).
             let late = !loop.serverIsPipeWire && lastFreshPiece > 0 && stats.chunksRead % PulseCapture.earlyHoldEvery != 0
             let reach = late ? (missing + lastFreshPiece - 1) / lastFreshPiece * lastFreshPiece : missing
             let completion = arrivals.arrival(ofSample: received + reach)
-            // Small pieces on PulseAudio: most chunks are held until just after their completing piece can
-            // arrive, one wake-up a chunk, the data read up to a millisecond after it came; one in
-            // `earlyHoldEvery` wakes before it, as every chunk did, and reads it fresh. Not on PipeWire (its
-            // server wakes the loop about twice a chunk whatever is held).
             heldLate = completion != nil && late
             loop.holdData(until: PulseCapture.holdDeadline(arrival: completion, late: heldLate))
         }
