@@ -27,6 +27,7 @@ import base64
 import ctypes
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -134,6 +135,9 @@ class Proxy:
     def reset(self):
         self.connected = asyncio.Event()
         self.first_speech = None  # first client audio frame louder than THRESH after `speech_armed`
+        self.speech_wait = None  # seconds of that frame's audio after its first loud sample
+        self.speech_chunk = None  # seconds of audio in the frame after it: the client's capture chunk (the first
+                                  # may carry silence held before it)
         self.speech_armed = None
         self.reply_first = None  # first reply audio frame of the armed turn
         self.reply_armed = False
@@ -149,7 +153,7 @@ class Proxy:
                                       additional_headers={"x-goog-api-key": "bench"}) as server:
             async def up():
                 async for msg in client:
-                    if self.speech_armed is not None and self.first_speech is None:
+                    if self.speech_armed is not None and (self.first_speech is None or self.speech_chunk is None):
                         self._look_for_speech(msg)
                     await server.send(msg)
 
@@ -203,20 +207,31 @@ class Proxy:
     def _look_for_speech(self, msg):
         try:
             m = json.loads(msg)
-            data = m["realtimeInput"]["audio"]["data"]
+            audio = m["realtimeInput"]["audio"]
         except (KeyError, TypeError, ValueError):
             try:
-                data = m["realtime_input"]["audio"]["data"]
+                audio = m["realtime_input"]["audio"]
             except Exception:
                 return
+        try:
+            data = audio["data"]
+            rate = int(re.search(r"rate=(\d+)", audio.get("mimeType") or audio.get("mime_type") or "").group(1))
+        except (KeyError, TypeError, AttributeError, ValueError):
+            rate = 16000
         # The SDK may send URL-safe base64 without padding; accept both alphabets, as the service does.
         try:
             raw = base64.urlsafe_b64decode(data.replace("+", "-").replace("/", "_") + "=" * (-len(data) % 4))
         except (ValueError, TypeError):
             return
         pcm = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2")
-        if len(pcm) and np.max(np.abs(pcm)) / 32768.0 > THRESH:
+        if self.first_speech is not None:
+            self.speech_chunk = len(pcm) / rate
+            return
+        loud = np.nonzero(np.abs(pcm.astype(np.float32)) / 32768.0 > THRESH)[0]
+        if len(loud):
             self.first_speech = time.monotonic()
+            # The click waited in the client for the rest of its capture chunk (the frame's audio after it).
+            self.speech_wait = (len(pcm) - int(loud[0])) / rate
 
 
 # ---------------------------------------------------------------------------------------------- clients
@@ -370,10 +385,11 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index, na
             recorder = subprocess.Popen(["perf", "record", "-q", "-g", *what, "-p", str(client.pid), "-o", out],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         c0, t0, th0, w0 = proc_cpu(client.pid), time.monotonic(), thread_cpu(client.pid), thread_wakeups(client.pid)
-        m2w, w2e = [], []
+        m2w, w2e, beyond, chunks = [], [], [], []
         for turn in range(args.turns):
             proxy.turn_done = asyncio.Event()
             proxy.first_speech, proxy.reply_first, proxy.reply_armed = None, None, True
+            proxy.speech_wait = proxy.speech_chunk = None
             proxy.speech_armed = time.monotonic()
             # Where the click falls in the client's capture chunk (parley's 20 ms, the cookbook's 64 ms) sets
             # most of mouth->wire. Turn after turn at a fixed spacing it falls at about the same place, so a
@@ -388,6 +404,10 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index, na
             said = mic.first_loud(armed)
             if said and proxy.first_speech:
                 m2w.append((proxy.first_speech - said) * 1000)
+                if proxy.speech_wait is not None:
+                    beyond.append(m2w[-1] - proxy.speech_wait * 1000)
+                if proxy.speech_chunk is not None:
+                    chunks.append(proxy.speech_chunk * 1000)
             if proxy.reply_first:
                 heard = spk.first_loud(proxy.reply_first)
                 if heard and proxy.reply_loud_at is not None:
@@ -408,7 +428,7 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index, na
         if proxy.barged:
             res["barge"] = (spk.silent_from(proxy.barged) - proxy.barged) * 1000
         proxy.barge_at = None
-        res["m2w"], res["w2e"] = m2w, w2e
+        res["m2w"], res["w2e"], res["m2w_beyond"], res["m2w_chunk"] = m2w, w2e, beyond, chunks
     finally:
         stop_profile(recorder)
         client.stop()
@@ -530,6 +550,21 @@ def report(results, extra):
                                   for n in results))
     for n in results:
         print(f"mouth→wire (ms), {n}: " + " ".join(f"{v:.1f}" for v in sorted(gather(n, "m2w"))))
+    # Most of mouth->wire is the click's wait for the rest of the client's capture chunk, which depends only on where
+    # it fell (a few samples put the median anywhere in the chunk). The rest, the frame's time from its last
+    # sample at the mic to the wire, is the client's own; with speech starting anywhere in the chunk, mouth->wire's
+    # p50 is that plus half a chunk or so (computed below over evenly spread starts).
+    for n in results:
+        beyond, chunks = gather(n, "m2w_beyond"), gather(n, "m2w_chunk")
+        if not beyond:
+            continue
+        line = (f"mouth→wire less the chunk's wait (ms), {n}: p50 {pct(beyond, 50):.1f} ("
+                + " ".join(f"{v:.1f}" for v in sorted(beyond)) + ")")
+        if chunks:
+            chunk = float(np.median(chunks))
+            spread = np.concatenate([np.asarray(beyond) + u for u in np.linspace(0, chunk, 201)])
+            line += f"; chunk {chunk:.0f} ms; p50 with speech starting anywhere in the chunk {float(np.median(spread)):.1f}"
+        print(line)
 
 
 def main():
