@@ -5,7 +5,9 @@ speech played into the same null sink that both use as their microphone (its mon
 sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
 
     mouth->wire  speech at the mic (a click at its start, seen by a recorder on the mic sink's monitor) ->
-                 the first client audio frame carrying it, at the proxy
+                 the first client audio frame carrying it, at the proxy; also split into the click's wait for
+                 the rest of the client's capture chunk (the frame's audio after the click) and the rest, the
+                 client's own, with mouth->wire's p50 for speech starting anywhere in the chunk
     wire->ear    first reply audio frame forwarded by the proxy -> its first sample heard on the speaker sink: the
                  first audible sample's time less how far into the reply it lies (the simulator's voice swells
                  in over about 10 ms; that is the reply's own sound, not the client's delay)
