@@ -87,6 +87,16 @@ public final class WebRTCCanceller: Sendable {
 
         /// The processing CPU as a fraction of one core (0.01: 1 %).
         public var cpuFraction: Double { audioSeconds > 0 ? processingSeconds / audioSeconds : 0 }
+
+        /// One line for the log: how well it cancels now and how it got there (a reply heard cutting itself off
+        /// is diagnosed from these).
+        public var summary: String {
+            func db(_ v: Double?) -> String { v.map { String(format: "%.1f dB", $0) } ?? "unknown" }
+            let delay = metrics?.delayMilliseconds.map { "\($0) ms" } ?? "unknown"
+            return "ERLE \(db(metrics?.erleDB)), ERL \(db(metrics?.erlDB)), delay \(delay), far end \(farOffsetMilliseconds) ms "
+                + "ahead, \(realignments) re-points, \(framesAdapted) frames adapted since, \(framesWithFarEnd) with far end "
+                + "and \(framesPassedIdle) passed idle of \(framesProcessed), \(failures) refused"
+        }
     }
 
     private struct FarSide {

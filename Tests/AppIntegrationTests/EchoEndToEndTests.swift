@@ -41,8 +41,9 @@ final class EchoEndToEndTests: XCTestCase {
         try tmux.wait(timeout: 30, for: "turn 1 of our")
         // The reply's audio plays on after its text; its echo must not start a turn or cut the reply.
         let played = try waitQuiet(tmux, seconds: 1.5)
-        // On a failure, what the screen and the log showed: CI's one failure here (the first test of its quiet
-        // lane, once in a fresh-clone run) left only the assertion.
+        // On a failure, what the screen and the log showed (the log has the canceller's state each time a reply
+        // ends or is cut: ERLE, delay, re-points): CI's failures here (the first test of its quiet lane, now and
+        // then in a fresh-clone run, the reply's echo heard as speech in its first seconds) left only the screen.
         let shown = "\nthe screen:\n\(played)\nthe log's end:\n\(logTail())"
         XCTAssertFalse(played.contains("[interrupted]"), "the reply's own echo did not trigger the voice detection\(shown)")
         XCTAssertFalse(played.contains("turn 2 of our"), "nor start a turn\(shown)")

@@ -25,6 +25,22 @@ final class EchoAlignmentTests: XCTestCase {
 
     /// Blocks become floats eight samples at a time and the rest one by one: every length from 0 to 19, full
     /// scale both ways.
+    func testTheStatisticsSummaryNamesWhatDiagnosesAnEcho() {
+        var stats = WebRTCCanceller.Statistics()
+        XCTAssertEqual(stats.summary, "ERLE unknown, ERL unknown, delay unknown, far end 0 ms ahead, 0 re-points, 0 frames "
+                       + "adapted since, 0 with far end and 0 passed idle of 0, 0 refused")
+        stats.metrics = WebRTCAudioProcessing.Metrics(erleDB: 31.46, erlDB: 9.0, delayMilliseconds: 64, hasEcho: true)
+        stats.farOffsetMilliseconds = 40
+        stats.realignments = 2
+        stats.framesAdapted = 180
+        stats.framesWithFarEnd = 412
+        stats.framesPassedIdle = 900
+        stats.framesProcessed = 1500
+        stats.failures = 1
+        XCTAssertEqual(stats.summary, "ERLE 31.5 dB, ERL 9.0 dB, delay 64 ms, far end 40 ms ahead, 2 re-points, 180 frames "
+                       + "adapted since, 412 with far end and 900 passed idle of 1500, 1 refused")
+    }
+
     func testBlocksBecomeTheirFloats() {
         let samples: [Int16] = (0..<19).map { [Int16.min, .max, 0, -1, 1, 12_345, -23_456][$0 % 7] }
         for n in 0...samples.count {

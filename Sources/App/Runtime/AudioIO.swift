@@ -1,6 +1,7 @@
 import Conversation
 import Foundation
 import Live
+import Logging
 import ParleyTime
 import PulseAudio
 import ParleyLock
@@ -20,6 +21,7 @@ final class AudioIO: Sendable {
     private let events: EventQueue
     /// The app's clock, for the first-audio stamp the reducer compares with its own `now`.
     private let time: TimeSource
+    private let log = Logger(label: "parley.audio")
 
     /// Registers the reducer sets through commands, read on the capture and receive paths.
     struct Shared {
@@ -202,10 +204,12 @@ final class AudioIO: Sendable {
             playback?.flush()
             let recorder = state.withLock { s in s.awaitingFirstAudio = true; return s.recorder }
             recorder?.modelCut()
+            logCanceller("a reply was interrupted")
         case .turnComplete:
             playback?.drain()
             let recorder = state.withLock { s in s.awaitingFirstAudio = true; return s.recorder }
             recorder?.replyEnded()
+            logCanceller("a reply ended")
         case .cutReply:
             // Still the same reply: its first-audio edge was reported, the rest arrives only to be dropped.
             let recorder = state.withLock { s in s.discarding = true; return s.recorder }
@@ -216,6 +220,13 @@ final class AudioIO: Sendable {
         case .modelAnswering(let answering):
             state.withLock { $0.modelAnswering = answering }
         }
+    }
+
+    /// The canceller's state in the log once a reply ends or is cut (an echo that cut a reply is diagnosed
+    /// from it); nothing while it is off.
+    private func logCanceller(_ when: String) {
+        guard let canceller, canceller.isActive else { return }
+        log.info("echo canceller when \(when): \(canceller.statistics.summary)")
     }
 
     /// 16-bit little-endian PCM as samples: one copy on a little-endian machine.
