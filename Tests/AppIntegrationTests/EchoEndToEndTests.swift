@@ -42,7 +42,7 @@ final class EchoEndToEndTests: XCTestCase {
         // The reply's audio plays on after its text; its echo must not start a turn or cut the reply.
         let played = try waitQuiet(tmux, seconds: 1.5)
         // On a failure, what the screen and the log showed (the log has the canceller's state each time a reply
-        // ends or is cut: ERLE, delay, re-points): CI's failures here (the first test of its quiet lane, now and
+        // ends or is interrupted: ERLE, delay, re-points): CI's failures here (the first test of its quiet lane, now and
         // then in a fresh-clone run, the reply's echo heard as speech in its first seconds) left only the screen.
         let shown = "\nthe screen:\n\(played)\nthe log's end:\n\(logTail())"
         XCTAssertFalse(played.contains("[interrupted]"), "the reply's own echo did not trigger the voice detection\(shown)")

@@ -23,8 +23,7 @@ final class EchoAlignmentTests: XCTestCase {
         }
     }
 
-    /// Blocks become floats eight samples at a time and the rest one by one: every length from 0 to 19, full
-    /// scale both ways.
+    /// The canceller's one-line state for the log: every figure named, unknown metrics said as such.
     func testTheStatisticsSummaryNamesWhatDiagnosesAnEcho() {
         var stats = WebRTCCanceller.Statistics()
         XCTAssertEqual(stats.summary, "ERLE unknown, ERL unknown, delay unknown, far end 0 ms ahead, 0 re-points, 0 frames "
@@ -41,6 +40,8 @@ final class EchoAlignmentTests: XCTestCase {
                        + "adapted since, 412 with far end and 900 passed idle of 1500, 1 refused")
     }
 
+    /// Blocks become floats eight samples at a time and the rest one by one: every length from 0 to 19, full
+    /// scale both ways.
     func testBlocksBecomeTheirFloats() {
         let samples: [Int16] = (0..<19).map { [Int16.min, .max, 0, -1, 1, 12_345, -23_456][$0 % 7] }
         for n in 0...samples.count {

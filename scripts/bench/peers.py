@@ -217,9 +217,12 @@ class Proxy:
                 return
         try:
             data = audio["data"]
+        except (KeyError, TypeError):
+            return
+        try:
             rate = int(re.search(r"rate=(\d+)", audio.get("mimeType") or audio.get("mime_type") or "").group(1))
-        except (KeyError, TypeError, AttributeError, ValueError):
-            rate = 16000
+        except (AttributeError, ValueError):
+            rate = 16000  # the SDK's "audio/pcm" without a rate: the service takes it as 16 kHz
         # The SDK may send URL-safe base64 without padding; accept both alphabets, as the service does.
         try:
             raw = base64.urlsafe_b64decode(data.replace("+", "-").replace("/", "_") + "=" * (-len(data) % 4))

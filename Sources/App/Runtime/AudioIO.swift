@@ -222,8 +222,8 @@ final class AudioIO: Sendable {
         }
     }
 
-    /// The canceller's state in the log once a reply ends or is cut (an echo that cut a reply is diagnosed
-    /// from it); nothing while it is off.
+    /// The canceller's state in the log once a reply ends or the server interrupts it (an echo that cut a reply
+    /// is diagnosed from it); nothing while it is off.
     private func logCanceller(_ when: String) {
         guard let canceller, canceller.isActive else { return }
         log.info("echo canceller when \(when): \(canceller.statistics.summary)")
