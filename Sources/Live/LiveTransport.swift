@@ -43,8 +43,8 @@ public struct WebSocketTransport: LiveTransport {
     public func open(
         url: String, headers: [(name: String, value: String)], onEvent: @escaping @Sendable (TransportEvent) -> Void
     ) -> any LiveConnection {
-        let (commands, continuation) = AsyncStream<Command>.makeStream(bufferingPolicy: .unbounded)
-        let connection = Connection(commands: continuation)
+        let commands = OutboundQueue<Command>()
+        let connection = Connection(commands: commands)
         var configuration = WebSocketClientConfiguration(maxFrameSize: Self.maxFrameSize, closeTimeout: .seconds(3))
         for h in headers {
             if let name = HTTPField.Name(h.name) { configuration.additionalHeaders.append(HTTPField(name: name, value: h.value)) }
@@ -71,15 +71,23 @@ public struct WebSocketTransport: LiveTransport {
                             }
                         }
                         group.addTask {
-                            for await command in commands {
-                                switch command {
-                                case .text(let s):
-                                    try await outbound.write(.text(s))
-                                case .close(let code, let reason):
-                                    try await outbound.close(WebSocketErrorCode(codeNumber: code), reason: reason)
-                                    // Keep reading until the server answers the close.
-                                    try await Task.sleep(for: .seconds(3600))
+                            try await withTaskCancellationHandler {
+                                var batch: [Command] = []
+                                while await commands.next(into: &batch) {
+                                    for command in batch {
+                                        switch command {
+                                        case .text(let s):
+                                            try await outbound.write(.text(s))
+                                        case .close(let code, let reason):
+                                            try await outbound.close(WebSocketErrorCode(codeNumber: code), reason: reason)
+                                            // Keep reading until the server answers the close.
+                                            try await Task.sleep(for: .seconds(3600))
+                                        }
+                                    }
+                                    batch.removeAll(keepingCapacity: true)
                                 }
+                            } onCancel: {
+                                commands.finish()
                             }
                         }
                         _ = try await group.next()
@@ -93,7 +101,7 @@ public struct WebSocketTransport: LiveTransport {
             } catch {
                 onEvent(.closed(.dropped(Self.describe(error, url: url))))
             }
-            continuation.finish()
+            commands.finish()
         }
         return connection
     }
@@ -104,10 +112,10 @@ public struct WebSocketTransport: LiveTransport {
     }
 
     final class Connection: LiveConnection {
-        let commands: AsyncStream<Command>.Continuation
-        init(commands: AsyncStream<Command>.Continuation) { self.commands = commands }
-        func send(_ text: String) { commands.yield(.text(text)) }
-        func close(code: Int, reason: String) { commands.yield(.close(code, reason)) }
+        let commands: OutboundQueue<Command>
+        init(commands: OutboundQueue<Command>) { self.commands = commands }
+        func send(_ text: String) { commands.push(.text(text)) }
+        func close(code: Int, reason: String) { commands.push(.close(code, reason)) }
     }
 
     /// A short human description of a connection failure. The URL carries no secret (keys go in headers).
