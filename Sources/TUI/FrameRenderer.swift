@@ -9,7 +9,8 @@ public final class FrameRenderer {
     public private(set) var theme: Theme
     /// The layout of the last frame.
     public private(set) var layout: FrameLayout?
-    private var drawn: [Int: StyledLine] = [:]
+    /// What each row of each region last drew (and, for rows drawn a cell at a time, its cells).
+    private var drawn: [Int: DrawnRow] = [:]
     private var lastOverlay: Overlay?
     private var lastOverlayRect: Rect?
     private var forceAll = true
@@ -73,7 +74,9 @@ public final class FrameRenderer {
             drawnThumbnail = (t, r)
             touched.append(r)
         }
-        if dirty.contains(.meters) { put(MetersView.render(state.meters, width: l.meters.columns), in: l.meters, key: 6) }
+        if dirty.contains(.meters) {
+            put(MetersView.render(state.meters, width: l.meters.columns), in: l.meters, key: 6, cellwise: true)
+        }
         if dirty.contains(.input), let r = l.input {
             if let e = state.input {
                 put([InputLineView.render(e, width: r.columns)], in: r, key: 7)
@@ -119,14 +122,32 @@ public final class FrameRenderer {
         transcriptLayout.scroll(cmd, &state.transcript, viewport: l.transcript.size)
     }
 
-    private func put(_ lines: [StyledLine], in rect: Rect, key: Int) {
+    private struct DrawnRow {
+        var line: StyledLine
+        var cells: RowCells?
+    }
+
+    /// Draws the rows of `lines` that changed. `cellwise`: for rows that change a few cells at a time up to 30
+    /// times a second (the meters), only the columns that differ from what the row last drew are written,
+    /// when both are printable ASCII.
+    private func put(_ lines: [StyledLine], in rect: Rect, key: Int, cellwise: Bool = false) {
         for i in 0..<rect.rows {
             let line = i < lines.count ? lines[i] : StyledLine()
             let k = (key << 20) | (rect.row + i)
-            if drawn[k] == line { continue }
-            drawn[k] = line
+            let before = drawn[k]
+            if before?.line == line { continue }
+            let cells = cellwise ? RowCells(line, width: rect.columns) : nil
+            drawn[k] = DrawnRow(line: line, cells: cells)
             touched.append(Rect(row: rect.row + i, column: rect.column, rows: 1, columns: rect.columns))
-            screen.draw(line, row: rect.row + i, column: rect.column, width: rect.columns, theme: theme)
+            if let cells, let old = before?.cells {
+                for span in cells.changes(from: old) {
+                    for run in cells.runs(in: span) {
+                        screen.put(row: rect.row + i, column: rect.column + run.column, text: run.text, style: theme.style(run.role))
+                    }
+                }
+            } else {
+                screen.draw(line, row: rect.row + i, column: rect.column, width: rect.columns, theme: theme)
+            }
         }
     }
 }

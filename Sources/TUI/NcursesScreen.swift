@@ -70,11 +70,19 @@ public final class NcursesScreen: Screen {
     }
 
     /// `put` for printable ASCII, with the attributes set: the same calls `putCharacters` makes for it, in one go.
+    /// The wide characters are made on the stack: appending to the `wbuf` property checked exclusive access
+    /// (`swift_beginAccess`) for every byte, a fifth of a meters frame's instructions.
     func putASCII(row: Int, column: Int, text: String) {
-        wbuf.removeAll(keepingCapacity: true)
-        for byte in text.utf8 { wbuf.append(wchar_t(byte)) }
-        guard !wbuf.isEmpty else { return }
-        _ = wbuf.withUnsafeBufferPointer { parley_mvaddnwstr(window, Int32(row), Int32(column), $0.baseAddress, Int32($0.count)) }
+        let count = text.utf8.count
+        guard count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: count) { wide in
+            var i = 0
+            for byte in text.utf8 {
+                wide[i] = wchar_t(byte)
+                i += 1
+            }
+            _ = parley_mvaddnwstr(window, Int32(row), Int32(column), wide.baseAddress, Int32(count))
+        }
     }
 
     /// `put` for any text, with the attributes set: Character by Character, each non-ASCII one at the column

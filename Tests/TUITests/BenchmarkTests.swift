@@ -50,6 +50,41 @@ final class BenchmarkTests: XCTestCase {
         }
     }
 
+    /// The frame a playing reply costs 30 times a second: only the meters move (100×30, xterm-256color, curses
+    /// writing to a file). For instruction counts, `valgrind --tool=callgrind
+    /// --toggle-collect='*testMetersFramesWhileAReplyPlays*'` on the release test binary with
+    /// `PARLEY_BENCH_FRAMES` at 1000 and at 2000: the difference over 1,000 is a frame's (the first, full frame
+    /// and the fixtures cancel out).
+    func testMetersFramesWhileAReplyPlays() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(getpid()).out").path
+        guard let out = fopen(path, "w+"), let input = fopen("/dev/null", "r") else { throw XCTSkip("cannot open temp files") }
+        defer { fclose(out); fclose(input); unlink(path) }
+        guard let screen = NcursesScreen.offscreen(term: "xterm-256color", rows: 30, columns: 100, output: out, input: input) else {
+            throw XCTSkip("no terminfo for xterm-256color")
+        }
+        defer { NcursesScreen.endOffscreen() }
+        var s = Fixtures.state()
+        s.transcript = Fixtures.longTranscript(turns: 20)
+        s.meters.talking = false  // the reply's turn: the open mic hears the room
+        let r = FrameRenderer(screen: screen)
+        r.render(s)
+        var peak = PeakHold()
+        let t0 = TimeSource.monotonicSeconds()
+        let frames = Int(ProcessInfo.processInfo.environment["PARLEY_BENCH_FRAMES"] ?? "") ?? 1_000
+        for i in 0..<frames {
+            let t = Double(i) / 30
+            // The speaker's bar moves every frame; the open mic hears the room, its figure now and then.
+            let level = (-22 + 12 * sin(t * 7)).rounded()
+            s.meters.speaker = LevelReading(level: level, peak: peak.update(level: level, now: t).rounded(), clipped: false)
+            s.meters.mic = LevelReading(level: i % 9 == 0 ? -61 : -62, peak: nil, clipped: false)
+            r.render(s, dirty: .meters)
+        }
+        let seconds = TimeSource.monotonicSeconds() - t0
+        fflush(out)
+        print(String(format: "BENCH meters frames while a reply plays, 100x30: %.1f µs a frame, %.1f B a frame (%d frames)",
+                     seconds / Double(frames) * 1e6, Double(ftell(out)) / Double(frames), frames))
+    }
+
     func testBytesPerMetersOnlyFrameThroughNcurses() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(getpid()).out").path
         guard let out = fopen(path, "w+"), let input = fopen("/dev/null", "r") else { throw XCTSkip("cannot open temp files") }

@@ -100,7 +100,9 @@ final class TranscriptTests: XCTestCase {
         s.meters.mic.level = -40
         s.meters.speaker.clipped = false
         r.render(s, dirty: .meters)
-        XCTAssertEqual(g.cellsWritten, 160, "two meter rows of 80 cells")
+        // The mic row ("● talking": not a byte a column) is written whole; the speaker row only where it
+        // changed, its clip mark.
+        XCTAssertEqual(g.cellsWritten, 80 + 4, "the mic row and the speaker's CLIP")
         let after = g.lines
         let m = r.layout?.meters.row ?? 0
         XCTAssertEqual(m, 21)
