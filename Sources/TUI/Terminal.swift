@@ -244,9 +244,14 @@ public final class Terminal {
     }
 
     /// Signals received since the last call (drains `signalFD`).
-    public func takeSignals() -> TerminalSignals {
-        var buf = [UInt8](repeating: 0, count: 64)
-        while signalFD >= 0, read(signalFD, &buf, buf.count) > 0 {}
+    /// `pipeReadable`: whether `poll` saw `signalFD` readable; when it did not, the pipe is not read (a signal
+    /// that lands after the poll is still taken, and its byte wakes the next poll at once).
+    public func takeSignals(pipeReadable: Bool = true) -> TerminalSignals {
+        if pipeReadable && signalFD >= 0 {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf in
+                while read(signalFD, buf.baseAddress, buf.count) > 0 {}
+            }
+        }
         var s = TerminalSignals(rawValue: SignalState.pending.exchange(0, ordering: .sequentiallyConsistent))
         if inputClosed { s.insert(.hangup) }
         return s
@@ -262,23 +267,34 @@ public final class Terminal {
         return screen.size
     }
 
-    /// Reads what stdin has (call when poll reports fd 0 readable) and decodes it. Kitty detection replies are
-    /// consumed here and also returned, so the App can update the header from `keyboardProtocol`.
-    public func readInput(now given: Double? = nil) -> [InputEvent] {
+    /// Reads what stdin has (call when poll reports fd 0 readable) and decodes it, then resolves the timeouts
+    /// due (`flushInput`). Kitty detection replies are consumed here and also returned, so the App can update
+    /// the header from `keyboardProtocol`. `readable`: whether the caller's `poll` just saw fd 0 readable (or
+    /// hung up): false, stdin is not read; true, the first read needs no poll of its own; nil (not known),
+    /// stdin is polled first.
+    public func readInput(now given: Double? = nil, readable: Bool? = nil) -> [InputEvent] {
         let now = given ?? options.time.now()
         var events: [InputEvent] = []
+        if readable != false { events = readStdin(now: now, pollFirst: readable == nil) }
+        events += flushInput(now: now)
+        for e in events { observe(e) }
+        return events
+    }
+
+    private func readStdin(now: Double, pollFirst: Bool) -> [InputEvent] {
+        var events: [InputEvent] = []
         var buf = [UInt8](repeating: 0, count: 4096)
-        for _ in 0..<64 {
-            var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, 0) > 0 else { break }
+        for attempt in 0..<64 {
+            if attempt > 0 || pollFirst {
+                var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 0) > 0 else { break }
+            }
             let n = read(0, &buf, buf.count)
             if n == 0 { inputClosed = true; SignalState.wake(); break }
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; inputClosed = true; break }
             events += decoder.feed(buf[0..<n], now: now)
             if n < buf.count { break }
         }
-        events += flushInput(now: now)
-        for e in events { observe(e) }
         return events
     }
 

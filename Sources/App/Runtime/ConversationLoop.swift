@@ -60,8 +60,8 @@ final class ConversationLoop {
         let terminal = launch.terminal
         var keyboard = terminal.keyboardProtocol
         while !state.quitting {
-            wait(state: state, screen: screen)
-            for event in collect(screen: screen) { apply(event) }
+            let ready = wait(state: state, screen: screen)
+            for event in collect(screen: screen, ready: ready) { apply(event) }
             if terminal.keyboardProtocol != keyboard {
                 keyboard = terminal.keyboardProtocol
                 logger.info("keyboard protocol: \(keyboard) after \(Int(((time.now() - launchedAt) * 1000).rounded())) ms")
@@ -72,8 +72,17 @@ final class ConversationLoop {
         pump.cancel()
     }
 
+    /// Which of the polled descriptors were readable when the loop woke: those with nothing to read are not
+    /// read (a pass woken by the meters' frame rate makes no system calls before drawing).
+    struct Ready {
+        /// nil: not known (a signal cut the poll short): stdin is polled before it is read, as it may block.
+        var input: Bool?
+        var signals = true
+        var events = true
+    }
+
     /// Blocks in `poll()` until input, a signal, an event, or the next deadline (none: sleep until woken).
-    private func wait(state: AppState, screen: ScreenPacer) {
+    private func wait(state: AppState, screen: ScreenPacer) -> Ready {
         let now = time.now()
         let deadline = [launch.terminal.inputDeadline, state.nextDeadline(now: now), screen.nextMeterFrame()]
             .compactMap { $0 }.min()
@@ -82,15 +91,20 @@ final class ConversationLoop {
             handMovedClock(deadline)
             if timeout > 0 { timeout = -1 }
         }
-        var fds = (launch.terminal.pollFDs + [events.fd]).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        _ = poll(&fds, nfds_t(fds.count), timeout)
+        let terminalFDs = launch.terminal.pollFDs
+        var fds = (terminalFDs + [events.fd]).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        // EINTR (a signal): look at everything, stdin with a poll of its own.
+        guard poll(&fds, nfds_t(fds.count), timeout) >= 0 else { return Ready(input: nil) }
+        return Ready(input: fds[0].revents != 0,
+                     signals: terminalFDs.count > 1 ? fds[1].revents != 0 : false,
+                     events: fds[fds.count - 1].revents != 0)
     }
 
     /// What happened since the last wake, as events: signals, keys, the queue, and a tick.
-    private func collect(screen: ScreenPacer) -> [AppEvent] {
+    private func collect(screen: ScreenPacer, ready: Ready) -> [AppEvent] {
         let terminal = launch.terminal
         var out: [AppEvent] = []
-        let signals = terminal.takeSignals()
+        let signals = terminal.takeSignals(pipeReadable: ready.signals)
         if signals.contains(.resize) {
             out.append(.screenSize(terminal.handleResize()))
             screen.invalidate()
@@ -105,12 +119,12 @@ final class ConversationLoop {
             screen.invalidate()
             out.append(.screenSize(terminal.screenSize))
         }
-        out += terminal.readInput(now: time.now()).map { .input($0) }
+        out += terminal.readInput(now: time.now(), readable: ready.input).map { .input($0) }
         if (terminal.keyboardProtocol == .kitty) != toldKeyReleases {
             toldKeyReleases.toggle()
             if toldKeyReleases { out.append(.input(.kittyFlags(11))) }
         }
-        out += events.drain()
+        out += events.drain(pipeReadable: ready.events)
         out.append(.tick)
         return out
     }

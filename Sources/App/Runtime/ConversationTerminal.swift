@@ -10,12 +10,14 @@ protocol ConversationTerminal: AnyObject {
     var keyboardProtocol: Terminal.KeyboardProtocol { get }
     /// The size of the screen frames are drawn on.
     var screenSize: Size { get }
-    /// Signals received since the last call.
-    func takeSignals() -> TerminalSignals
+    /// Signals received since the last call; `pipeReadable`: whether the loop's poll saw the signal descriptor
+    /// (`pollFDs`' second, if any) readable.
+    func takeSignals(pipeReadable: Bool) -> TerminalSignals
     /// After a `.resize` signal: the new size.
     func handleResize() -> Size
-    /// What the user typed since the last call, decoded.
-    func readInput(now: Double?) -> [InputEvent]
+    /// What the user typed since the last call, decoded; `readable`: whether the loop's poll saw the input
+    /// descriptor (`pollFDs`' first) readable.
+    func readInput(now: Double?, readable: Bool?) -> [InputEvent]
     /// Gives the terminal back and stops the process until it is continued (Ctrl-Z).
     func suspend()
     /// Takes the terminal again after the process was continued from outside.

@@ -42,10 +42,15 @@ final class EventQueue: Sendable {
         _ = write(writeFD, &one, 1)
     }
 
-    /// Everything queued, oldest first; also clears the wake-up.
-    func drain() -> [AppEvent] {
-        var buf = [UInt8](repeating: 0, count: 256)
-        while read(fd, &buf, buf.count) > 0 {}
+    /// Everything queued, oldest first; also clears the wake-up. `pipeReadable`: whether the loop's poll saw
+    /// `fd` readable; when it did not, the pipe is not read (an event posted since is still taken, and its byte
+    /// wakes the next poll at once).
+    func drain(pipeReadable: Bool = true) -> [AppEvent] {
+        if pipeReadable {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buf in
+                while read(fd, buf.baseAddress, buf.count) > 0 {}
+            }
+        }
         return queue.withLock { q in
             defer { q.removeAll(keepingCapacity: true) }
             return q

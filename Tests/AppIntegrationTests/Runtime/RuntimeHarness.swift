@@ -258,11 +258,11 @@ final class GridTerminal: ConversationTerminal, @unchecked Sendable {
     var inputDeadline: Double? { nil }
     var keyboardProtocol: Terminal.KeyboardProtocol { .kitty }
     var screenSize: Size { screen.size }
-    func takeSignals() -> TerminalSignals { [] }
+    func takeSignals(pipeReadable: Bool) -> TerminalSignals { [] }
     func handleResize() -> Size { screen.size }
-    func readInput(now: Double?) -> [InputEvent] {
+    func readInput(now: Double?, readable: Bool?) -> [InputEvent] {
         var buf = [UInt8](repeating: 0, count: 256)
-        while read(readFD, &buf, buf.count) > 0 {}
+        if readable != false { while read(readFD, &buf, buf.count) > 0 {} }
         return input.withLock { q in
             defer { q.removeAll() }
             return q
