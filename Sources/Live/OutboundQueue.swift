@@ -40,6 +40,9 @@ final class OutboundQueue<Element: Sendable>: Sendable {
         waiter?.resume()
     }
 
+    /// Whether the writer is waiting for an element (for tests: the wait, not the queue, is what they exercise).
+    var writerWaits: Bool { state.withLock { $0.waiter != nil } }
+
     /// Moves everything queued into `batch` (which should be empty; its storage is reused), waiting for at
     /// least one element; false once the queue is finished and empty. One consumer at a time. Cancelling the
     /// consumer does not end the wait: wrap the loop in `withTaskCancellationHandler { … } onCancel:

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyLock
+import ParleyTesting
 import XCTest
 
 @testable import Live
@@ -18,16 +19,16 @@ final class OutboundQueueTests: XCTestCase {
 
     func testAWaitingWriterIsWokenByAPushFromAnotherThread() async {
         let queue = OutboundQueue<String>()
-        let pushed = expectation(description: "pushed")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
-            queue.push("frame")
-            pushed.fulfill()
+        let writer = Task { () -> (Bool, [String]) in
+            var batch: [String] = []
+            let more = await queue.next(into: &batch)
+            return (more, batch)
         }
-        var batch: [String] = []
-        let more = await queue.next(into: &batch)
+        await eventually("the writer waits") { queue.writerWaits }
+        Thread { queue.push("frame") }.start()
+        let (more, batch) = await writer.value
         XCTAssertTrue(more)
         XCTAssertEqual(batch, ["frame"])
-        await fulfillment(of: [pushed], timeout: 5)
     }
 
     func testManyThreadsPushingLoseNothingAndKeepEachThreadsOrder() async {
@@ -71,7 +72,7 @@ final class OutboundQueueTests: XCTestCase {
             var batch: [Int] = []
             return await queue.next(into: &batch)
         }
-        try? await Task.sleep(for: .milliseconds(50))
+        await eventually("the writer waits") { queue.writerWaits }
         queue.finish()
         let more = await writer.value
         XCTAssertFalse(more)
@@ -94,7 +95,7 @@ final class OutboundQueueTests: XCTestCase {
             }
         }
         queue.push(7)
-        for _ in 0..<200 where writes.withLock({ $0 }) == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+        await eventually("the writer took 7 and waits again") { writes.withLock { $0 } == 1 && queue.writerWaits }
         writer.cancel()
         await writer.value
         XCTAssertEqual(writes.withLock { $0 }, 1)
