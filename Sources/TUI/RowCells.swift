@@ -2,7 +2,7 @@
 /// them say which columns a redraw must write. The meters' rows change a few cells a frame, 30 times a second
 /// while a reply plays; writing only those spares curses the rest of the row (a cell written costs about 200
 /// instructions, and its refresh compares every cell written).
-struct RowCells: Equatable {
+struct RowCells {
     private(set) var bytes: [UInt8]
     private(set) var roles: [Role]
 

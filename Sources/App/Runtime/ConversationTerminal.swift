@@ -16,7 +16,8 @@ protocol ConversationTerminal: AnyObject {
     /// After a `.resize` signal: the new size.
     func handleResize() -> Size
     /// What the user typed since the last call, decoded; `readable`: whether the loop's poll saw the input
-    /// descriptor (`pollFDs`' first) readable.
+    /// descriptor (`pollFDs`' first) readable, nil when not known (a signal cut the poll short: poll before
+    /// reading, a read may block).
     func readInput(now: Double?, readable: Bool?) -> [InputEvent]
     /// Gives the terminal back and stops the process until it is continued (Ctrl-Z).
     func suspend()
