@@ -18,6 +18,9 @@ public struct CaptureStats: Sendable, Hashable {
     /// Times the audio thread woke with something to do, since its server connection opened (the thread is
     /// shared with the playback stream of the same server).
     public var loopWakeups = 0
+    /// Holds of the server's data that ended before anything of the server's had come (a timed-out wait, then
+    /// another for the data), since the connection opened.
+    public var holdsEndedEmpty = 0
 }
 
 /// The microphone: a record stream of 16 kHz mono s16le in chunks of 20 ms (`fragsize` 640 bytes by
@@ -109,6 +112,7 @@ public final class PulseCapture: AudioSource {
             var s = c.stats
             s.reopens = c.reopens
             s.loopWakeups = c.loopWakeups
+            s.holdsEndedEmpty = c.holdsEndedEmpty
             return s
         }
     }
@@ -122,11 +126,14 @@ public final class PulseCapture: AudioSource {
 
     /// Whether to wait for the server's next piece without a hold: its pieces, as last seen arriving, are at
     /// least as long as what the chunk lacks (samples), so that piece completes the chunk, and waiting for it is
-    /// one wake-up where a hold adds one. Not on PipeWire: its server wakes the loop about twice a chunk whatever
-    /// is held (2.16 alone), so waiting unheld saves nothing there, and without the hold the audio tests there
-    /// failed 3–6 at a time in 3 local runs of 4 (the monitor's timeline with gaps and jumps of 10–25 ms).
-    static func waitsForNextPieceUnheld(missing: Int, lastFreshPiece: Int, pipeWire: Bool) -> Bool {
-        !pipeWire && lastFreshPiece > 0 && lastFreshPiece >= missing
+    /// one wake-up where a hold adds one. On both servers: PipeWire's pulse server sends 20 ms pieces once a graph
+    /// cycle (21.3 ms in a virtual machine, with a piece 10.6 ms after it every eighth cycle), and a hold for
+    /// one ended 1–3 ms before it came (the earliest arrival seen): a timed-out `ppoll`, then the wait for the
+    /// piece (0.36–0.75 holds a chunk ended empty in `PulseDaemonTests`, none unheld). Unheld, the idle audio
+    /// thread took 0.32 % of a core against 0.46 held (5 runs each, 20 s, A B A B; its sleeps 80 a second
+    /// against 88: most are PipeWire's, which writes a piece's header and its data apart).
+    static func waitsForNextPieceUnheld(missing: Int, lastFreshPiece: Int) -> Bool {
+        lastFreshPiece > 0 && lastFreshPiece >= missing
     }
 
     /// How long after the earliest arrival of the piece that completes the chunk a late hold ends. With small
@@ -196,6 +203,7 @@ public final class PulseCapture: AudioSource {
 
         /// The audio thread's wake-ups so far.
         var loopWakeups: Int { link?.loop.loopWakeups ?? 0 }
+        var holdsEndedEmpty: Int { link?.loop.holdsEndedEmpty ?? 0 }
 
         func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws(PulseAudioError) {
             if idle.withLock({ link != nil }) { return }
@@ -327,8 +335,7 @@ public final class PulseCapture: AudioSource {
                 arrivals.reset()
             }
             let missing = chunk.count - filled
-            if PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: lastFreshPiece,
-                                                    pipeWire: loop.serverIsPipeWire) {
+            if PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: lastFreshPiece) {
                 // Only the chunk's last piece is to come. Until it has, the hold this wake-up ended stays
                 // marked late: that piece, most often read in the same dispatch, must not drop the estimate.
                 if completed { heldLate = false }
@@ -338,8 +345,8 @@ public final class PulseCapture: AudioSource {
             // Small pieces on PulseAudio: 7 chunks in 8 are held until just after the piece that completes them
             // can arrive (that piece's end, which may reach past the chunk's last sample; the server's pieces are
             // as long as the last fresh read's), one wake-up a chunk; the eighth wakes before it, as every chunk
-            // did, and reads it fresh. Not on PipeWire (its server wakes the loop about twice a chunk whatever
-            // is held).
+            // did, and reads it fresh. Not on PipeWire, untried there: its pieces on these machines are never
+            // shorter than the chunk (a virtual machine's graph cycle is at least 1,024 samples).
             let late = !loop.serverIsPipeWire && lastFreshPiece > 0 && stats.chunksRead % PulseCapture.earlyHoldEvery != 0
             let reach = late ? (missing + lastFreshPiece - 1) / lastFreshPiece * lastFreshPiece : missing
             let completion = arrivals.arrival(ofSample: received + reach)

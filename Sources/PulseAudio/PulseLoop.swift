@@ -143,6 +143,8 @@ final class PulseLoop: @unchecked Sendable {
 
     /// How often the loop woke with something to dispatch.
     var loopWakeups: Int { mainloop.wakeups }
+    /// How many holds ended before the server's data came.
+    var holdsEndedEmpty: Int { mainloop.holdsEndedEmpty }
 
     // MARK: - The connection
 

@@ -39,6 +39,8 @@ final class PulseMainloop: @unchecked Sendable {
 
     /// Polls that returned with something to dispatch (a descriptor ready).
     private let wakeupCount = Atomic<Int>(0)
+    /// Holds that ended with nothing of the server's waiting (the loop then waits again, for the data).
+    private let emptyHoldCount = Atomic<Int>(0)
 
     /// A loop, not yet running.
     init() throws(PulseAudioError) {
@@ -130,6 +132,9 @@ final class PulseMainloop: @unchecked Sendable {
     /// How often the loop woke with something to dispatch, since it started.
     var wakeups: Int { wakeupCount.load(ordering: .relaxed) }
 
+    /// How many holds ended before the server's data came, since the loop started.
+    var holdsEndedEmpty: Int { emptyHoldCount.load(ordering: .relaxed) }
+
     // MARK: - Polling
 
     /// `pa_mainloop`'s poll, called with the lock held: releases it while waiting.
@@ -155,6 +160,7 @@ final class PulseMainloop: @unchecked Sendable {
                     if waiting > 0 { wakeupCount.add(1, ordering: .relaxed) }
                     return waiting
                 }
+                emptyHoldCount.add(1, ordering: .relaxed)
                 timeout = hold.remainingTimeout(elapsedNanoseconds: TimeSource.monotonic.nanoseconds() - start)
             }
         }

@@ -21,6 +21,23 @@ func testServerIsPipeWire(_ server: String) throws -> Bool {
     try AudioDevices.query(server: server).server.contains("PipeWire")
 }
 
+/// How often this process's audio threads ("parley-audio") have slept so far: their voluntary context switches
+/// (/proc/self/task/*/status), each a wake-up later. The capture's `loopWakeups` counts polls that returned
+/// something, and PipeWire's server sends a piece's header and data apart: two such polls, one sleep.
+func audioThreadSleeps() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    var sleeps = 0
+    for task in tasks {
+        guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+              name.trimmingCharacters(in: .whitespacesAndNewlines) == "parley-audio",
+              let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8) else { continue }
+        for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
+            sleeps += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+    }
+    return sleeps
+}
+
 let nullSink = "parley_null"
 let nullMonitor = "parley_null.monitor"
 
@@ -649,7 +666,8 @@ final class PulseDaemonTests: XCTestCase {
     /// source with 2 ms fragments, the pieces are 2 ms long. The audio thread should still wake about twice per
     /// 20 ms chunk (once for the pieces that waited through the hold, once for the piece that completes the
     /// chunk), not for every piece (10 a chunk before the loop held the server's data), and lose nothing.
-    /// (PipeWire's server sends 20 ms pieces whatever the other recorder asks: 2 a chunk with or without.)
+    /// (PipeWire's server sends 20 ms pieces whatever the other recorder asks, a piece's header and data apart: 2
+    /// polls a chunk with or without, 1.3–1.7 sleeps.)
     func testAnotherRecorderWithShortPiecesDoesNotWakeTheLoopForEachPiece() throws {
         let server = try testPulseServer()
         let ctx = try PulseContext(server: server, timeout: 3)
@@ -663,14 +681,21 @@ final class PulseDaemonTests: XCTestCase {
         defer { capture.close() }
         XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 5 }, "the stream started")
         let alone = capture.stats
+        let aloneSleeps = audioThreadSleeps()
         XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 30 }, "half a second captured alone")
         let aloneAfter = capture.stats
-        // Alone, PulseAudio sends the 20 ms pieces parley asked for: one wake-up each (a hold that ended inside
-        // the piece that completes the chunk made it two: a timed-out hold, then the data, in an strace).
-        // PipeWire's server wakes the loop about twice a chunk (2.16 alone, 2.04 beside the recorder): not
-        // asserted there.
-        let alonePerChunk = Double(aloneAfter.loopWakeups - alone.loopWakeups) / Double(aloneAfter.chunksRead - alone.chunksRead)
-        print(String(format: "audio thread wake-ups per 20 ms chunk alone: %.2f", alonePerChunk))
+        let aloneSleepsAfter = audioThreadSleeps()
+        // Alone, both servers send pieces as long as the chunk (PulseAudio the 20 ms parley asked for; PipeWire's
+        // 20 ms once a graph cycle): the loop waits for each unheld. A hold ends before the piece that completes
+        // the chunk and costs a wait of its own: a timed-out hold, then the data, in an strace. PipeWire's server
+        // writes a piece's header and its data apart, and the loop polls twice for them (2.16 polls a chunk, 1.3–1.7
+        // sleeps of the audio thread): polls asserted on PulseAudio only.
+        let aloneChunks = Double(aloneAfter.chunksRead - alone.chunksRead)
+        let alonePerChunk = Double(aloneAfter.loopWakeups - alone.loopWakeups) / aloneChunks
+        let aloneEmptyHolds = Double(aloneAfter.holdsEndedEmpty - alone.holdsEndedEmpty) / aloneChunks
+        print(String(format: "audio thread wake-ups per 20 ms chunk alone: %.2f; sleeps %.2f; holds ended empty %.2f",
+                     alonePerChunk, Double(aloneSleepsAfter - aloneSleeps) / aloneChunks, aloneEmptyHolds))
+        XCTAssertLessThanOrEqual(aloneEmptyHolds, 0.1, "held for pieces as long as the chunk")
         if try !testServerIsPipeWire(server) {
             XCTAssertLessThanOrEqual(alonePerChunk, 1.5, "the loop woke more than once for each of the server's pieces")
         }
@@ -687,12 +712,16 @@ final class PulseDaemonTests: XCTestCase {
         }
         XCTAssertTrue(rec.wait(timeout: 10) { $0.count >= 55 }, "half a second beside the other recorder")
         let before = capture.stats
+        let sleepsBefore = audioThreadSleeps()
         XCTAssertTrue(rec.wait(timeout: 20) { $0.count >= 55 + 100 }, "two more seconds captured")
         let after = capture.stats
+        let sleepsAfter = audioThreadSleeps()
         XCTAssertTrue(other.isRunning, "the other recorder ran throughout")
         let chunks = Double(after.chunksRead - before.chunksRead)
         let perChunk = Double(after.loopWakeups - before.loopWakeups) / chunks
-        print(String(format: "audio thread wake-ups per 20 ms chunk beside a 2 ms recorder: %.2f", perChunk))
+        print(String(format: "audio thread wake-ups per 20 ms chunk beside a 2 ms recorder: %.2f; sleeps %.2f; holds ended empty %.2f",
+                     perChunk, Double(sleepsAfter - sleepsBefore) / chunks,
+                     Double(after.holdsEndedEmpty - before.holdsEndedEmpty) / chunks))
         XCTAssertLessThanOrEqual(perChunk, 3.5, "the loop woke for the server's small pieces")
         // Held until just after the piece that completes the chunk (`PulseCapture.lateHoldNanoseconds`), 7 chunks
         // in 8 take one wake-up: 1.14–1.18 a chunk on PulseAudio (2.00 when every hold ended before the piece).

@@ -89,8 +89,8 @@ final class DataHoldTests: XCTestCase {
     }
 
     func testNoHoldWhenTheServersNextPieceCompletesTheChunk() {
-        func unheld(missing: Int, piece: Int, pipeWire: Bool = false) -> Bool {
-            PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: piece, pipeWire: pipeWire)
+        func unheld(missing: Int, piece: Int) -> Bool {
+            PulseCapture.waitsForNextPieceUnheld(missing: missing, lastFreshPiece: piece)
         }
         // 20 ms pieces (what fragsize asked for) on a chunk boundary 8 ms off: the chunk lacks 12 ms, the next
         // piece brings 20. A hold would end 0.5 ms before 12 ms and wake the loop for nothing.
@@ -100,6 +100,5 @@ final class DataHoldTests: XCTestCase {
         XCTAssertFalse(unheld(missing: 320, piece: 40))
         XCTAssertTrue(unheld(missing: 40, piece: 40), "the last piece of a chunk")
         XCTAssertFalse(unheld(missing: 320, piece: 0), "pieces not seen yet")
-        XCTAssertFalse(unheld(missing: 192, piece: 320, pipeWire: true), "PipeWire keeps the hold")
     }
 }
