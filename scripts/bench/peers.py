@@ -13,7 +13,8 @@ sink monitors. Runs are interleaved A B A B. Prints one table with ratios.
                  in over about 10 ms; that is the reply's own sound, not the client's delay)
     barge-in     `interrupted` sent by the proxy mid-reply -> the speaker sink falls silent
     CPU          utime+stime of the client process (all threads) over an idle window and a conversation;
-                 push-to-talk idle from each thread's schedstat, to the nanosecond (over its window, a few ticks)
+                 by thread: idle and push-to-talk idle from each thread's schedstat, to the nanosecond (over an
+                 idle window a thread takes a few ticks), conversation from its ticks; context switches a second
     RSS, threads from /proc/PID/status after the conversation (open mic), and after the push-to-talk idle window
 
 With --against 'BINARY [OPTIONS]' a second parley takes the cookbook client's place in the same rounds: two builds,
@@ -387,9 +388,13 @@ async def one_run(client_factory, proxy, mic, spk, speech, args, round_index, na
     try:
         await asyncio.wait_for(proxy.connected.wait(), 20)
         await asyncio.sleep(3)
-        c0, t0 = proc_cpu(client.pid), time.monotonic()
+        c0, t0, s0, w0 = proc_cpu(client.pid), time.monotonic(), sched_cpu(client.pid), thread_wakeups(client.pid)
         await asyncio.sleep(args.idle_seconds)
-        res["cpu_idle"] = (proc_cpu(client.pid) - c0) / (time.monotonic() - t0) * 100
+        elapsed, s1, w1 = time.monotonic() - t0, sched_cpu(client.pid), thread_wakeups(client.pid)
+        res["cpu_idle"] = (proc_cpu(client.pid) - c0) / elapsed * 100
+        # By thread to the nanosecond (schedstat): idle threads take a few ticks in a window.
+        res["cpu_idle_threads"] = {n: (s1[n] - s0.get(n, 0)) / elapsed * 100 for n in s1}
+        res["wakeups_idle_threads"] = {n: (w1[n] - w0.get(n, 0)) / elapsed for n in w1}
 
         if args.perf:
             # A profile of the conversation window (its CPU figures then include perf's own cost: read the profile,
@@ -538,21 +543,22 @@ def report(results, extra):
             m = float(np.median(per))
             verdict = f"  {'yes' if m <= goal else 'NO'} (goal ≤ {goal})" if other == "cookbook" else ""  # the goals are the cookbook's
             print(f"{label:32} {m:10.2f}× (min {min(per):.2f}, max {max(per):.2f}, {len(per)} rounds){verdict}")
-    # Per thread in conversation, the median of the rounds (a thread absent in a round counts 0), busiest first.
+    # Per thread idle and in conversation, the median of the rounds (a thread absent in a round counts 0), busiest first.
     def by_thread_median(runs, key, least):
         names = sorted({t for r in runs for t in r.get(key, {})})
         per = {t: float(np.median([r.get(key, {}).get(t, 0) for r in runs])) for t in names}
         return sorted(((v, t) for t, v in per.items() if v >= least), reverse=True)
+    # Context switches a second too (each sleep is a wake-up later; halving the audio thread's moved its CPU by less
+    # than this bench resolves, README).
     for n in results:
-        busy = by_thread_median(results[n], "cpu_talk_threads", 0.01)
-        if busy:
-            print(f"CPU conversation by thread, {n}: " + ", ".join(f"{t} {v:.2f}" for v, t in busy))
-        # Context switches a second (each sleep is a wake-up later; halving the audio thread's moved its CPU by less
-        # than this bench resolves, README).
-        busy = by_thread_median(results[n], "wakeups_talk_threads", 0.5)
-        if busy:
-            print(f"Context switches a second in conversation, {n}: {sum(v for v, _ in busy):.0f}: "
-                  + ", ".join(f"{t} {v:.0f}" for v, t in busy))
+        for window, key in (("idle", "idle"), ("in conversation", "talk")):
+            busy = by_thread_median(results[n], f"cpu_{key}_threads", 0.01)
+            if busy:
+                print(f"CPU {window} by thread, {n}: " + ", ".join(f"{t} {v:.2f}" for v, t in busy))
+            busy = by_thread_median(results[n], f"wakeups_{key}_threads", 0.5)
+            if busy:
+                print(f"Context switches a second {window}, {n}: {sum(v for v, _ in busy):.0f}: "
+                      + ", ".join(f"{t} {v:.0f}" for v, t in busy))
     if "ptt_idle" in extra:
         print(f"{'CPU push-to-talk idle (%)':32} {extra['ptt_idle']:10.3f} {'—':>10} {'':>7}  {'yes' if extra['ptt_idle'] <= 0.1 else 'NO'} (goal ≤ 0.1)")
         busy = sorted(((v, t) for t, v in extra.get("ptt_idle_threads", {}).items() if v >= 0.0005), reverse=True)
