@@ -203,6 +203,7 @@ public final class PulseCapture: AudioSource {
 
         /// The audio thread's wake-ups so far.
         var loopWakeups: Int { link?.loop.loopWakeups ?? 0 }
+        /// The audio thread's holds that ended before the server's data came, so far.
         var holdsEndedEmpty: Int { link?.loop.holdsEndedEmpty ?? 0 }
 
         func open(consumer: @escaping @Sendable (AudioChunk) -> Void) throws(PulseAudioError) {

@@ -667,7 +667,7 @@ final class PulseDaemonTests: XCTestCase {
     /// 20 ms chunk (once for the pieces that waited through the hold, once for the piece that completes the
     /// chunk), not for every piece (10 a chunk before the loop held the server's data), and lose nothing.
     /// (PipeWire's server sends 20 ms pieces whatever the other recorder asks, a piece's header and data apart: 2
-    /// polls a chunk with or without, 1.3–1.7 sleeps.)
+    /// polls a chunk with or without, 1.3–1.8 sleeps.)
     func testAnotherRecorderWithShortPiecesDoesNotWakeTheLoopForEachPiece() throws {
         let server = try testPulseServer()
         let ctx = try PulseContext(server: server, timeout: 3)
@@ -688,7 +688,7 @@ final class PulseDaemonTests: XCTestCase {
         // Alone, both servers send pieces as long as the chunk (PulseAudio the 20 ms parley asked for; PipeWire's
         // 20 ms once a graph cycle): the loop waits for each unheld. A hold ends before the piece that completes
         // the chunk and costs a wait of its own: a timed-out hold, then the data, in an strace. PipeWire's server
-        // writes a piece's header and its data apart, and the loop polls twice for them (2.16 polls a chunk, 1.3–1.7
+        // writes a piece's header and its data apart, and the loop polls twice for them (2.16 polls a chunk, 1.3–1.8
         // sleeps of the audio thread): polls asserted on PulseAudio only.
         let aloneChunks = Double(aloneAfter.chunksRead - alone.chunksRead)
         let alonePerChunk = Double(aloneAfter.loopWakeups - alone.loopWakeups) / aloneChunks
