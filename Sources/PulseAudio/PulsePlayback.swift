@@ -43,7 +43,8 @@ public struct PlaybackStats: Sendable, Hashable {
 /// least `writeMilliseconds` at a time. The server starts playing as soon as `prebuf` (10 ms) is queued, and the
 /// sink's latency follows `tlength`, so the first sample of a reply is heard within a few milliseconds of
 /// arriving. `flush()` empties our buffer and the server's. The meter level is the level of the audio being
-/// heard now (each written block is metered when its latency has elapsed), not of what just arrived.
+/// heard now (each written block is metered 20 ms at a time as its latency elapses, `PlaybackMeter`), not of
+/// what just arrived.
 ///
 /// Threading: `write`, `flush`, `drain` never block on the device (they take the loop lock for microseconds) and
 /// may be called from any thread, e.g. a NIO event loop. `onEvent` runs on the audio thread.
@@ -222,8 +223,7 @@ public final class PulsePlayback: AudioSink {
         private var link: PulseStream?
         var serverIsPipeWire: Bool { link?.loop.serverIsPipeWire ?? false }
         private let lock = NSLock()
-        private var heard: [(at: UInt64, level: AudioLevel)] = []  // written blocks, by when they are heard
-        private var meter = LevelMeter()
+        private var meter: PlaybackMeter
         private var stats = PlaybackStats()
         private var drainRequested = false
         private var drainGeneration: Int?
@@ -258,6 +258,7 @@ public final class PulsePlayback: AudioSink {
             self.options = options
             self.onEvent = onEvent
             buffer = PlaybackBuffer(seconds: options.bufferSeconds, format: options.format)
+            meter = PlaybackMeter(format: options.format)
             aheadNanos = UInt64(max(options.aheadMilliseconds, options.targetLatencyMilliseconds)) * 1_000_000
             minimumTopUp = max(1, options.format.sampleCount(milliseconds: options.writeMilliseconds))
             targetMilliseconds = max(5, options.targetLatencyMilliseconds)
@@ -295,7 +296,7 @@ public final class PulsePlayback: AudioSink {
                 cancelRestartTimer()
                 link.close()
                 buffer.removeAll()
-                heard.removeAll()
+                meter.forgetPending()
                 forgetUnplaced()
                 timingAnswersDue = 0
                 lock.withLock { self.link = nil }
@@ -312,16 +313,7 @@ public final class PulsePlayback: AudioSink {
             return st
         }
 
-        func levels(at now: UInt64) -> LevelReading {
-            var consumed = 0
-            for h in heard {
-                if h.at > now { break }
-                meter.update(h.level, at: Double(h.at) / 1e9)
-                consumed += 1
-            }
-            if consumed > 0 { heard.removeFirst(consumed) }
-            return meter.reading(at: Double(now) / 1e9)
-        }
+        func levels(at now: UInt64) -> LevelReading { meter.reading(at: now) }
 
         // MARK: - Commands (loop locked)
 
@@ -346,8 +338,7 @@ public final class PulsePlayback: AudioSink {
             generation += 1
             starved = false
             playing = false
-            heard.removeAll()
-            meter.update(.silence, at: Double(now) / 1e9)
+            meter.silence(at: now)
             stats.flushes += 1
             padNext = true
             startsOnEmptyQueue = true
@@ -492,9 +483,7 @@ public final class PulsePlayback: AudioSink {
             if let canceller = options.canceller {
                 samples.withUnsafeBufferPointer { canceller.played($0, heardFrom: heardFrom) }
             }
-            let level = samples.withUnsafeBufferPointer { AudioLevel(measuring: $0) }
-            heard.append((heardFrom, level))
-            if heard.count > 1000 { heard.removeFirst(heard.count - 1000) }
+            samples.withUnsafeBufferPointer { meter.place($0, heardFrom: heardFrom) }
             if starts { options.onStartHeard?(heardFrom) }
         }
 
@@ -700,7 +689,7 @@ public final class PulsePlayback: AudioSink {
             drainGeneration = nil
             starved = false
             playing = false
-            heard.removeAll()
+            meter.forgetPending()
         }
     }
 }
