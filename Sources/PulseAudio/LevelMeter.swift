@@ -50,7 +50,7 @@ public struct LevelMeter: Sendable, Hashable {
     private var lastClip: Double = -.infinity
     private var clips = 0
 
-    /// Creates a meter; the defaults suit a terminal VU meter redrawn at ~30 fps.
+    /// Creates a meter; the defaults suit a terminal VU meter redrawn 20–30 times a second.
     public init(peakHold: Double = 1.5, peakDecayDBPerSecond: Double = 20, clipHold: Double = 2,
                 staleAfter: Double = 0.25) {
         self.peakHold = peakHold

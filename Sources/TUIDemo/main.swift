@@ -146,7 +146,7 @@ let launchToFrame = processAge(at: firstFrame)
 // what happened into events; run them through the reducer; draw what changed.
 while !state.quitting {
     let now = time.now()
-    let meterFrame = still ? nil : now + 1.0 / 30
+    let meterFrame = still ? nil : now + 1.0 / 20
     let deadline = [terminal.inputDeadline, state.nextDeadline(now: now), demo.nextDeadline, meterFrame].compactMap { $0 }.min()
     let timeout: Int32 = deadline.map { Int32(max(0, min(60_000, ($0 - now) * 1000)).rounded(.up)) } ?? -1
     var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0)]

@@ -40,7 +40,7 @@ final class AudioIO: Sendable {
         var pendingClose: Int?
         /// 20 ms frames around sound, 100 ms while the room is silent (open mic only).
         var framing = MicFraming()
-        /// The last chunk was louder than the room: the meters draw at 30 fps (`ScreenPacer`).
+        /// The last chunk was louder than the room: the meters draw at 20 fps (`ScreenPacer`).
         var micAboveRoom = false
     }
 

@@ -2,7 +2,7 @@ import Conversation
 import PulseAudio
 import TUI
 
-/// Draws what changed since the last frame, and paces the meters: 30 fps while talking or playing, 5 fps
+/// Draws what changed since the last frame, and paces the meters: 20 fps while talking or playing, 5 fps
 /// while the mic merely hears the room, not at all when everything is silent (an idle parley sleeps).
 final class ScreenPacer {
     private let renderer: FrameRenderer
@@ -21,7 +21,7 @@ final class ScreenPacer {
         forceAll = true
     }
 
-    /// Seconds between meter frames now, or nil when nothing moves: 30 fps while a bar or its peak mark moves
+    /// Seconds between meter frames now, or nil when nothing moves: 20 fps while a bar or its peak mark moves
     /// (the speaker plays, or the mic hears more than the room), 5 fps while the mic hears only the room (the
     /// bar stays empty; the figure beside it changes by a decibel or two), none in silence. The capture path
     /// wakes the loop when the mic rises above the room (`AudioIO`), so speech moves the bar with its first
@@ -34,13 +34,20 @@ final class ScreenPacer {
     private func meterInterval(_ state: AppState, mic: PulseAudio.LevelReading?,
                                speaker: PulseAudio.LevelReading?) -> Double? {
         let speakerActive = (speaker?.rmsDBFS ?? -100) > -90 || meters.speaker.level > -90
-        if speakerActive { return 1.0 / 30 }
+        if speakerActive { return Self.movingInterval }
         let heard = max(mic?.rmsDBFS ?? -100, mic?.heldPeakDBFS ?? -100)
         let shown = max(meters.mic.level, meters.mic.peak ?? -100)
-        if heard > Self.roomDBFS || shown > Self.roomDBFS { return 1.0 / 30 }
+        if heard > Self.roomDBFS || shown > Self.roomDBFS { return Self.movingInterval }
         if state.micOpen || heard > -90 || shown > -90 { return 0.2 }
         return nil
     }
+
+    /// Seconds between meter frames while a bar moves. Both bars are metered 20 ms at a time (the capture chunk,
+    /// `PlaybackMeter`), so a frame at 20 fps finds two or three new levels and shows the latest, and speech's
+    /// syllables (four or five a second) rise and fall over several frames. Each frame is a wake-up of the main thread and
+    /// a write to the terminal (over SSH, a packet): at 30 fps the meters were most of the main thread's CPU in
+    /// a conversation (README, Performance).
+    static let movingInterval = 1.0 / 20
 
     /// Up to this level the mic hears a room, not a voice: the meter's bar (from -60 dBFS) barely moves.
     static let roomDBFS = MicFraming.roomDBFS

@@ -11,7 +11,7 @@ import XCTest
 
 /// Issue 26: one minute of open-mic conversation in process, for `scripts/bench-instructions.sh`, which runs it
 /// under callgrind and counts the instructions between `ConversationBenchmark.starts()` and `.ends()`: the
-/// real loop (reducer, effects, the screen drawn on a grid at the meters' 30 fps), `AudioIO` and
+/// real loop (reducer, effects, the screen drawn on a grid at the meters' 20 fps), `AudioIO` and
 /// `LiveSession` (mic frames encoded, reply frames decoded, reply audio to the speaker), WebRTC's canceller
 /// and its resampler on the fake devices, against the simulator on loopback on an event loop of its own (so
 /// its work can be told apart). The clock moves by hand, 20 ms a mic chunk: every run hears the same audio, and
