@@ -31,8 +31,11 @@ final class PulseLoop: @unchecked Sendable {
     private var reconnectReported = false
     private var stopping = false
     /// The server is PipeWire's PulseAudio server (`pipewire-pulse`), from its server info: known before any
-    /// stream created after the context became ready is (the replies come in order).
+    /// stream connects (opening waits for the answer; after a reconnect the streams are told the context is ready
+    /// once it came), so a stream's buffer can be asked for as that server wants it (`PulsePlayback`).
     private(set) var serverIsPipeWire = false
+    /// The server answered `askServerName` since the context last became ready.
+    private var serverKnown = false
     /// While `open` connects: it reports a failure itself (no reconnecting).
     private var opening = false
 
@@ -174,6 +177,9 @@ final class PulseLoop: @unchecked Sendable {
         if pa_context_get_state(ctx) == PA_CONTEXT_READY {
             ready = true
             askServerName(ctx)
+            // One round trip (under a millisecond on a local socket); a server that does not answer is taken for
+            // PulseAudio once the open's time is up.
+            _ = wait(timeout: timeout) { serverKnown }
             return
         }
         let error = settled ? Self.failure(ctx, server: where_)
@@ -183,12 +189,23 @@ final class PulseLoop: @unchecked Sendable {
     }
 
     private func askServerName(_ ctx: OpaquePointer) {
+        serverKnown = false
         let op = pa_context_get_server_info(ctx, { _, info, userdata in
-            guard let info, let userdata, let name = info.pointee.server_name else { return }
-            Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue().serverIsPipeWire =
-                String(cString: name).contains("PipeWire")
+            guard let userdata else { return }
+            let loop = Unmanaged<PulseLoop>.fromOpaque(userdata).takeUnretainedValue()
+            // No info: the request failed (libpulse answers nil then); the server stays taken for PulseAudio.
+            if let name = info?.pointee.server_name { loop.serverIsPipeWire = String(cString: name).contains("PipeWire") }
+            loop.serverAnswered()
         }, userdata)
-        if let op { pa_operation_unref(op) }
+        if let op { pa_operation_unref(op) } else { serverAnswered() }
+    }
+
+    /// The server said what it is: streams waiting for the context (a reconnect) connect now.
+    private func serverAnswered() {
+        serverKnown = true
+        guard ready, clientsWaiting else { return }
+        clientsWaiting = false
+        each { $0.contextReady() }
     }
 
     private static func failure(_ ctx: OpaquePointer, server: String) -> PulseAudioError {
@@ -213,12 +230,8 @@ final class PulseLoop: @unchecked Sendable {
         switch pa_context_get_state(ctx) {
         case PA_CONTEXT_READY:
             ready = true
-            askServerName(ctx)
             reconnectReported = false
-            if clientsWaiting {
-                clientsWaiting = false
-                each { $0.contextReady() }
-            }
+            askServerName(ctx)  // then the waiting streams reconnect (`serverAnswered`)
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
             let error = Self.failure(ctx, server: PulseContext.describe(server: server))
             let wasReady = ready

@@ -23,6 +23,9 @@ public struct PlaybackStats: Sendable, Hashable {
     public var highWaterSamples = 0
     /// Times the stream was reopened after its device went away.
     public var reopens = 0
+    /// Times the server asked for more audio (a REQUEST: a wake-up of the audio thread, which tops the server's
+    /// queue up on its own timer and needs none; `PlaybackBufferAttributes`).
+    public var serverRequests = 0
     /// How long until what was written is heard, in seconds, at the last write (from the server's last timing report).
     public var latencySeconds: Double = 0
     /// CPU time used by the playback thread, in seconds.
@@ -64,7 +67,8 @@ public final class PulsePlayback: AudioSink {
         /// How much the server wants before it starts (or restarts after running dry), in milliseconds
         /// (`prebuf`); nil: `writeMilliseconds`.
         public var prebufferMilliseconds: Int?
-        /// `minreq`, in milliseconds.
+        /// `minreq`, in milliseconds (on PipeWire's server at least
+        /// `PlaybackBufferAttributes.pipeWireRequestMilliseconds`), and the least a top-up hands the server.
         public var writeMilliseconds = 10
         /// How much audio is handed to the server ahead of what is heard, in milliseconds: the cushion
         /// against a late audio thread. A flush throws it away at once, so it costs nothing at barge-in.
@@ -613,6 +617,10 @@ public final class PulsePlayback: AudioSink {
                 guard let userdata else { return }
                 Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().underflow()
             }, userdata)
+            pa_stream_set_write_callback(stream, { _, _, userdata in
+                guard let userdata else { return }
+                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().stats.serverRequests += 1
+            }, userdata)
             var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
                 | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
             if device != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }  // gone means gone: reopen on the default
@@ -620,13 +628,11 @@ public final class PulsePlayback: AudioSink {
         }
 
         private func bufferAttributes() -> pa_buffer_attr {
-            let f = options.format
-            let target = targetMilliseconds
-            let prebuf = min(target, options.prebufferMilliseconds ?? options.writeMilliseconds)
-            return pa_buffer_attr(maxlength: serverDefault,
-                                  tlength: bytes(milliseconds: target, format: f),
-                                  prebuf: bytes(milliseconds: max(1, prebuf), format: f),
-                                  minreq: bytes(milliseconds: min(options.writeMilliseconds, target), format: f),
+            let a = PlaybackBufferAttributes(targetMilliseconds: targetMilliseconds,
+                                             writeMilliseconds: options.writeMilliseconds,
+                                             prebufferMilliseconds: options.prebufferMilliseconds,
+                                             format: options.format, pipeWire: serverIsPipeWire)
+            return pa_buffer_attr(maxlength: serverDefault, tlength: a.tlength, prebuf: a.prebuf, minreq: a.minreq,
                                   fragsize: serverDefault)
         }
 
