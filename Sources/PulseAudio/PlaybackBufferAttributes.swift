@@ -1,22 +1,23 @@
 /// What a playback stream asks of the server (`pa_buffer_attr`'s `tlength`, `prebuf` and `minreq`, in bytes)
 /// for a target latency. A pure value: `PulsePlayback` connects with it.
 ///
-/// On PipeWire's server (`pipewire-pulse`, Debian 12's 0.3.65) a playback stream is asked for more (a REQUEST
-/// message, one wake-up of the audio thread) each time it has played `minreq` since the last ask, however far
-/// ahead of the sink parley has written: with `minreq` 10 ms, every other graph cycle, 94 times a second while a
-/// reply played (strace of the audio thread). parley does not use the asks (it tops the server's queue up on
-/// its own timer), so there it asks for a `minreq` of `pipeWireRequestMilliseconds`. That server's node latency
-/// (the graph's cycle follows the smallest one, and with it how soon a reply is heard) is, for a stream that
-/// adjusts its latency, (tlength − 2·minreq) / 2, or `minreq` when tlength is no more than twice it: `tlength`
-/// grows with `minreq` so that latency, and every timing that follows from it, stays what the target gives.
-/// PulseAudio asks only for what is missing below `tlength`, which parley's queue is always above: it gets the
-/// plain request.
+/// On PipeWire's server (`pipewire-pulse`, Debian 12's 0.3.65) a playback stream whose queue there is short (reply
+/// frames arriving about as fast as they play) is asked for more (a REQUEST message, one wake-up of the audio
+/// thread) each time it has played `minreq`: with `minreq` 10 ms, 95 times a second (`PulseDaemonTests`; at the
+/// simulator's 4× in open mic the audio thread read twice as many messages as with 40). parley does not use the
+/// asks (it tops the server's queue up on its own timer), so there it asks for a `minreq` of
+/// `pipeWireRequestMilliseconds`. That server's node latency (the graph's cycle follows the smallest one, and with
+/// it how soon a reply is heard) is, for a stream that adjusts its latency, (tlength − 2·minreq) / 2, or `minreq`
+/// when tlength is no more than twice it: `tlength` grows with `minreq` so that latency, and every timing that
+/// follows from it, stays what the target gives (`pw-top`: 240/24000 for 40 ms asked, before and after).
+/// PulseAudio gets the plain request: it asks as often for a short queue, but its sink latency follows `minreq`
+/// by a rule of its own, and the echo canceller's tuning there rests on the latency it has.
 struct PlaybackBufferAttributes: Sendable, Equatable {
     var tlength: UInt32
     var prebuf: UInt32
     var minreq: UInt32
 
-    /// The least `minreq` asked of PipeWire's server: its asks come about 23 times a second while a reply plays.
+    /// The least `minreq` asked of PipeWire's server: its asks come about 25 times a second while a reply plays.
     static let pipeWireRequestMilliseconds = 40
 
     init(tlength: UInt32, prebuf: UInt32, minreq: UInt32) {
