@@ -44,9 +44,9 @@ final class ScreenPacer {
 
     /// Seconds between meter frames while a bar moves. Both bars are metered 20 ms at a time (the capture chunk,
     /// `PlaybackMeter`), so a frame at 20 fps finds two or three new levels and shows the latest, and speech's
-    /// syllables (four or five a second) rise and fall over several frames. Each frame is a wake-up of the main thread and
-    /// a write to the terminal (over SSH, a packet): at 30 fps the meters were most of the main thread's CPU in
-    /// a conversation (README, Performance).
+    /// syllables (four or five a second) rise and fall over several frames. Each frame is a wake-up of the main
+    /// thread and a write to the terminal (over SSH, a packet): at 30 fps the meters were most of the main
+    /// thread's CPU in a conversation (README, Performance).
     static let movingInterval = 1.0 / 20
 
     /// Up to this level the mic hears a room, not a voice: the meter's bar (from -60 dBFS) barely moves.
