@@ -450,9 +450,9 @@ final class PulseDaemonTests: XCTestCase {
     /// does not need: it tops the queue up on its own timer). With reply frames arriving in real time, so that
     /// the server's queue stays short, PipeWire's asked every `minreq` played: 95 times a second with 10 ms, 25 with
     /// 40 (`PlaybackBufferAttributes`). PulseAudio asks as often (100 a second) for what is missing below `tlength`
-    /// there, but its sink latency follows `minreq` by a rule of its own, and the echo canceller's tuning rests on
-    /// the latency it has: left as it is, the figure printed. Replies faster than real time (the service's, the
-    /// simulator's at 4×) keep its queue above `tlength`, and then it asks about twice a second.
+    /// there; the same request there cost the live canceller test ERLE (`PlaybackBufferAttributes`): left as it
+    /// is, the figure printed. Replies faster than real time (the service's, the simulator's at 4×) keep its queue
+    /// above `tlength`, and then it asks about twice a second.
     func testRepliesInRealTimeAreNotAskedForEveryCycleOrTwo() throws {
         let server = try testPulseServer()
         let pipeWire = try testServerIsPipeWire(server)
