@@ -262,9 +262,9 @@ public final class PulseCapture: AudioSource {
 
         func connect(_ stream: OpaquePointer, device: String?) -> Int32 {
             let userdata = Unmanaged.passUnretained(self).toOpaque()
-            pa_stream_set_read_callback(stream, { s, _, userdata in
+            pa_stream_set_read_callback(stream, { s, readable, userdata in
                 guard let s, let userdata else { return }
-                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().readable(s)
+                Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue().readable(s, bytes: readable)
             }, userdata)
             var attr = pa_buffer_attr(maxlength: serverDefault, tlength: serverDefault, prebuf: serverDefault,
                                       minreq: serverDefault,
@@ -296,7 +296,11 @@ public final class PulseCapture: AudioSource {
 
         // MARK: - Reading
 
-        private func readable(_ s: OpaquePointer) {
+        /// The server's data: `bytes` is what libpulse holds for the stream (it calls once a piece, with all
+        /// that waits), read a piece at a time. Not asked again with `pa_stream_readable_size`: each libpulse
+        /// call checks for a fork with a `getpid` system call, and while another program records the source
+        /// with a short latency the pieces come 400 times a second (`holdData`).
+        private func readable(_ s: OpaquePointer, bytes: Int) {
             var data: UnsafeRawPointer?
             var length = 0
             let woke = TimeSource.monotonic.nanoseconds()
@@ -304,8 +308,10 @@ public final class PulseCapture: AudioSource {
             let receivedBefore = received
             pa_stream_ref(s)  // the consumer may close the stream
             defer { pa_stream_unref(s) }
-            while s == link?.stream, pa_stream_readable_size(s) > 0 {
+            var left = bytes
+            while left > 0, s == link?.stream {
                 guard pa_stream_peek(s, &data, &length) == 0, length > 0 else { return }
+                left -= length
                 received += length / 2
                 if let data {
                     take(UnsafeRawBufferPointer(start: data, count: length))
