@@ -326,11 +326,12 @@ public final class PulsePlayback: AudioSink {
             guard !samples.isEmpty else { return true }
             buffer.append(samples, at: now)
             idle.set(idle: false)
-            // While the server holds half of `aheadMilliseconds` or more, the top-up timer (armed whenever our
-            // buffer holds audio, and back within a quarter of it) hands this over on the audio thread. Written
-            // here, every reply frame of a burst was a sliver of a block from the network thread, and libpulse
-            // woke the audio thread to send each one.
-            if timer != nil, let s = readyStream, let queued = queuedNanos(s), queued >= aheadNanos / 2 { return true }
+            // While the server will still hold a quarter of `aheadMilliseconds` when the top-up timer (armed
+            // whenever our buffer holds audio, half of it apart) comes, the timer hands this over on the audio
+            // thread. Written here, every reply frame of a burst was a sliver of a block from the network thread,
+            // and libpulse woke the audio thread to send each one.
+            if timer != nil, let due = timerDue, let s = readyStream, let queued = queuedNanos(s),
+               queued >= (due > now ? due - now : 0) + aheadNanos / 4 { return true }
             pump(byCaller: true)
             return true
         }
@@ -596,9 +597,17 @@ public final class PulsePlayback: AudioSink {
             return Int64(pa_usec_to_bytes(t.configured_sink_usec, spec))
         }
 
+        /// When the top-up timer fires (`options.time` ns), while it is armed.
+        private var timerDue: UInt64?
+
+        /// The top-up timer, half of `aheadMilliseconds` after the last top-up: each hands the server up to
+        /// half of it (200 ms of a 400 ms cushion, one wake-up of the audio thread five times a second while a
+        /// long reply waits here; 100 ms ten times before), and the server never holds less than a quarter of
+        /// it when the timer comes.
         private func armTimer() {
             guard timer == nil, let loop = link?.loop else { return }
-            timer = loop.addTimer(after: pa_usec_t(aheadNanos / 4_000), userdata: userdata) { _, _, _, userdata in
+            timerDue = options.time.nanoseconds() + aheadNanos / 2
+            timer = loop.addTimer(after: pa_usec_t(aheadNanos / 2_000), userdata: userdata) { _, _, _, userdata in
                 guard let userdata else { return }
                 let core = Unmanaged<Core>.fromOpaque(userdata).takeUnretainedValue()
                 core.cancelTimer()
@@ -607,7 +616,10 @@ public final class PulsePlayback: AudioSink {
             }
         }
 
-        private func cancelTimer() { link?.loop.freeTimer(&timer) }
+        private func cancelTimer() {
+            link?.loop.freeTimer(&timer)
+            timerDue = nil
+        }
 
         // MARK: - PulseStreamRole
 
