@@ -2,8 +2,8 @@
 /// `segmentMilliseconds` at a time when it is placed (its first sample's "heard at" time), and each piece moves
 /// the meter when its time comes. A pure value, kept by the playback core under its lock.
 ///
-/// Measured whole, a block moved the bar once: mid-reply the top-up hands the server about 100 ms at a time (its
-/// timer's period), so the bar stepped every tenth of a second however often the screen looked, and a block
+/// Measured whole, a block moved the bar once: mid-reply the top-up hands the server about 200 ms at a time (its
+/// timer's period), so the bar would step every fifth of a second however often the screen looked, and a block
 /// longer than the meter's `staleAfter` (250 ms; a block can be as long as `aheadMilliseconds`, 400) read as
 /// silence before its end. In 20 ms pieces the speaker's bar follows the reply's syllables as the mic's follows
 /// speech (its chunks are 20 ms).
