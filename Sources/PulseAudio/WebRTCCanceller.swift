@@ -70,7 +70,8 @@ public final class WebRTCCanceller: Sendable {
         /// Near-end frames passed through as captured because nothing had played or was queued for a while
         /// (`idleAfterFrames`).
         public var framesPassedIdle = 0
-        /// CPU time spent in processing (both ends, on the capture thread), in seconds.
+        /// CPU time spent in processing (both ends, on the capture thread), in seconds; frames passed through
+        /// idle are not timed.
         public var processingSeconds: Double = 0
         /// Audio processed, in seconds.
         public var audioSeconds: Double = 0
@@ -233,7 +234,9 @@ public final class WebRTCCanceller: Sendable {
     public func process(_ samples: inout [Int16], capturedFrom: UInt64) {
         guard isActive else { return }
         let format = settings.captureFormat
-        let cpuStart = ThreadCPUTime.nanoseconds()
+        // Timed from the first frame WebRTC processes: a chunk passed through idle (the open mic between
+        // replies) costs no `CLOCK_THREAD_CPUTIME_ID` system calls, two a chunk before.
+        var cpuStart: UInt64?
         let convergedFrames = framesToConverge
         near.withLock { n in
             let frame = n.processor.frameSamples
@@ -266,6 +269,7 @@ public final class WebRTCCanceller: Sendable {
                     offset += frame
                     continue
                 }
+                if cpuStart == nil { cpuStart = ThreadCPUTime.nanoseconds() }
                 track(&n, nearFrame: samples[offset..<(offset + frame)])
                 let ok = processFrame(&n, samples: &samples, offset: offset, frame: frame)
                 if !ok { n.stats.failures += 1 }
@@ -279,7 +283,7 @@ public final class WebRTCCanceller: Sendable {
                 n.stats.metrics = n.processor.metrics
             }
             n.stats.farOffsetMilliseconds = n.offsetMilliseconds
-            n.stats.processingSeconds += Double(ThreadCPUTime.nanoseconds() - cpuStart) / 1e9
+            if let cpuStart { n.stats.processingSeconds += Double(ThreadCPUTime.nanoseconds() - cpuStart) / 1e9 }
         }
     }
 
