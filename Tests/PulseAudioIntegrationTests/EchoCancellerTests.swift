@@ -47,6 +47,7 @@ final class EchoCancellerTests: XCTestCase {
         }
         XCTAssertEqual(feed(0..<16_000), Array(tone[0..<16_000]), "nothing ever played: passed as captured")
         XCTAssertEqual(canceller.statistics.framesPassedIdle, 100)
+        XCTAssertEqual(canceller.statistics.processingSeconds, 0, "chunks passed through are not timed")
         // A reply written now is heard 200 ms from now: processing starts at once, on silence.
         let reply = Signals.sine(frequency: 1000, rate: 24_000, seconds: 0.5, amplitude: 0.3)
         reply.withUnsafeBufferPointer { canceller.played($0, heardFrom: t + 200_000_000) }
@@ -56,6 +57,7 @@ final class EchoCancellerTests: XCTestCase {
         let stats = canceller.statistics
         XCTAssertEqual(stats.framesProcessed, 300)
         XCTAssertGreaterThan(stats.framesWithFarEnd, 45)
+        XCTAssertGreaterThan(stats.processingSeconds, 0, "chunks WebRTC processed are timed")
         // 1.3 s of nothing after the reply, the first second of it processed (not converged): 30 frames passed.
         XCTAssertEqual(stats.framesPassedIdle, 100 + 30, "a second after the reply: passing through again")
     }
