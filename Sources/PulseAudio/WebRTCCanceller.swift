@@ -234,8 +234,8 @@ public final class WebRTCCanceller: Sendable {
     public func process(_ samples: inout [Int16], capturedFrom: UInt64) {
         guard isActive else { return }
         let format = settings.captureFormat
-        // Timed from the first frame WebRTC processes: a chunk passed through idle (the open mic between
-        // replies) costs no `CLOCK_THREAD_CPUTIME_ID` system calls, two a chunk before.
+        // Timed from the first frame WebRTC processes, so a chunk passed through idle (the open mic between
+        // replies) makes no `CLOCK_THREAD_CPUTIME_ID` system call.
         var cpuStart: UInt64?
         let convergedFrames = framesToConverge
         near.withLock { n in
